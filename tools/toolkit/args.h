@@ -1,0 +1,40 @@
+// Typed access to a call's arguments, checked against the tool's own schema.
+//
+// Args::Parse validates the input once, up front, against the "parameters"
+// JSON Schema the tool prints for --schema: the input must be an object,
+// every required parameter present, every declared parameter of its
+// declared type. Each violation is an INVALID_ARG error naming the
+// parameter. After that, the accessors cannot fail: asking for an
+// undeclared parameter or the wrong type is a bug in the tool and aborts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "toolkit/json.h"
+#include "toolkit/tool_error.h"
+
+namespace ikigai::toolkit {
+
+class Args {
+ public:
+  // `input` is the raw stdin text; `parameters` the schema's "parameters".
+  static Result<Args, ToolError> Parse(std::string_view input, const Json& parameters);
+
+  const std::string& String(std::string_view name) const;  // required
+  std::optional<std::string> OptionalString(std::string_view name) const;
+  std::optional<std::int64_t> OptionalInt(std::string_view name) const;
+  bool Bool(std::string_view name, bool fallback) const;
+
+ private:
+  Args(Json values, const Json& parameters) : values_(std::move(values)), parameters_(&parameters) {}
+  const Json* Find(std::string_view name, std::string_view type) const;
+
+  Json values_;
+  const Json* parameters_;
+};
+
+}  // namespace ikigai::toolkit

@@ -1,0 +1,30 @@
+// Error codes a tool puts in "error_code". Named once here so that tools,
+// tests and documentation cannot drift apart.
+#pragma once
+
+#include <string_view>
+
+namespace ikigai::toolkit::code {
+
+// seeds/000: the core tools' codes.
+inline constexpr std::string_view kFileNotFound = "FILE_NOT_FOUND";
+inline constexpr std::string_view kPermissionDenied = "PERMISSION_DENIED";
+inline constexpr std::string_view kOpenFailed = "OPEN_FAILED";
+inline constexpr std::string_view kReadFailed = "READ_FAILED";
+inline constexpr std::string_view kWriteFailed = "WRITE_FAILED";
+inline constexpr std::string_view kSeekFailed = "SEEK_FAILED";
+inline constexpr std::string_view kSizeFailed = "SIZE_FAILED";
+inline constexpr std::string_view kNoSpace = "NO_SPACE";
+inline constexpr std::string_view kInvalidPattern = "INVALID_PATTERN";
+inline constexpr std::string_view kOutOfMemory = "OUT_OF_MEMORY";
+inline constexpr std::string_view kReadError = "READ_ERROR";
+inline constexpr std::string_view kNotFound = "NOT_FOUND";
+inline constexpr std::string_view kNotUnique = "NOT_UNIQUE";
+inline constexpr std::string_view kInvalidArg = "INVALID_ARG";
+
+// DECISIONS §2 and §4: additions.
+inline constexpr std::string_view kBinaryFile = "BINARY_FILE";
+inline constexpr std::string_view kIsDirectory = "IS_DIRECTORY";
+inline constexpr std::string_view kBlocked = "BLOCKED";
+
+}  // namespace ikigai::toolkit::code
