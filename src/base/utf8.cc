@@ -1,16 +1,22 @@
 #include "base/utf8.h"
 
+#include <algorithm>
+
 namespace ikigai::utf8 {
 namespace {
 
 bool IsContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 
-}  // namespace
+// How a sequence starting at s[0] goes: how many bytes a valid one needs,
+// and how many of them are there and well-formed (the "maximal subpart").
+struct Prefix {
+  std::size_t need;
+  std::size_t matched;
+};
 
-std::size_t ValidSequenceLength(std::string_view s) {
-  if (s.empty()) return 0;
+Prefix Examine(std::string_view s) {
   const auto c0 = static_cast<unsigned char>(s[0]);
-  if (c0 < 0x80) return 1;
+  if (c0 < 0x80) return {1, 1};
   std::size_t need;
   unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
   if (c0 >= 0xC2 && c0 <= 0xDF) {
@@ -24,15 +30,28 @@ std::size_t ValidSequenceLength(std::string_view s) {
     if (c0 == 0xF0) lo = 0x90;  // no overlong forms
     if (c0 == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
   } else {
-    return 0;
+    return {1, 0};  // never a lead byte
   }
-  if (s.size() < need) return 0;
-  const auto c1 = static_cast<unsigned char>(s[1]);
-  if (c1 < lo || c1 > hi) return 0;
-  for (std::size_t i = 2; i < need; ++i) {
-    if (!IsContinuation(static_cast<unsigned char>(s[i]))) return 0;
+  std::size_t matched = 1;
+  if (s.size() > 1) {
+    const auto c1 = static_cast<unsigned char>(s[1]);
+    if (c1 >= lo && c1 <= hi) {
+      matched = 2;
+      while (matched < need && matched < s.size() &&
+             IsContinuation(static_cast<unsigned char>(s[matched]))) {
+        ++matched;
+      }
+    }
   }
-  return need;
+  return {need, matched};
+}
+
+}  // namespace
+
+std::size_t ValidSequenceLength(std::string_view s) {
+  if (s.empty()) return 0;
+  const Prefix p = Examine(s);
+  return p.matched == p.need ? p.need : 0;
 }
 
 bool IsValid(std::string_view s) {
@@ -65,14 +84,8 @@ std::string Repair(std::string_view s) {
       i += n;
       continue;
     }
-    // Invalid: swallow the lead byte and the continuation bytes that could
-    // still have belonged to it (at most three in all), emit one U+FFFD.
-    std::size_t skip = 1;
-    while (skip < 4 && i + skip < s.size() &&
-           IsContinuation(static_cast<unsigned char>(s[i + skip])) &&
-           !IsContinuation(static_cast<unsigned char>(s[i]))) {
-      ++skip;
-    }
+    // Invalid: one U+FFFD for the maximal subpart (at least one byte).
+    const std::size_t skip = std::max<std::size_t>(1, Examine(s.substr(i)).matched);
     out.append(kReplacement);
     i += skip;
   }

@@ -1,1 +1,199 @@
-// stub
+// file-write-tool through its real executable: seeds/000 examples, edge cases
+// and error codes, plus DECISIONS §4 (atomic, mode kept, symlinks, created).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "testing/tool_runner.h"
+
+namespace ikigai::testing {
+namespace {
+
+ToolRun Write(const Json& args, const RunOptions& options = {}) {
+  ToolRun run = RunTool("file-write", args, options);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_FALSE(run.json.is_discarded()) << run.out;
+  return run;
+}
+
+int Mode(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+TEST(FileWriteTool, SchemaIsTheSeeds) {
+  ToolRun run = RunExecutable(ToolPath("file-write"), "", {.argv_extra = {"--schema"}});
+  ASSERT_FALSE(run.json.is_discarded());
+  EXPECT_EQ(run.json["name"], "file_write");
+  EXPECT_EQ(run.json["parameters"]["required"], Json::array({"file_path", "content"}));
+  EXPECT_EQ(run.json["parameters"]["properties"]["content"]["type"], "string");
+}
+
+TEST(FileWriteTool, SeedExampleCreatesFile) {
+  TempDir dir;
+  ToolRun run = Write({{"file_path", dir / "test.txt"}, {"content", "Hello, world!\n"}});
+  EXPECT_EQ(run.out, R"({"output":"Wrote 14 bytes to test.txt","bytes":14,"created":true})");
+  EXPECT_EQ(ReadFile(dir / "test.txt"), "Hello, world!\n");
+}
+
+TEST(FileWriteTool, EmptyContentCreatesEmptyFile) {
+  TempDir dir;
+  ToolRun run = Write({{"file_path", dir / "empty.txt"}, {"content", ""}});
+  EXPECT_EQ(run.json["output"], "Wrote 0 bytes to empty.txt");
+  EXPECT_EQ(run.json["bytes"], 0);
+  EXPECT_EQ(ReadFile(dir / "empty.txt"), "");
+}
+
+TEST(FileWriteTool, OverwritesExistingFileAndSaysNotCreated) {
+  TempDir dir;
+  WriteFile(dir / "f", "a much longer old content\n");
+  ToolRun run = Write({{"file_path", dir / "f"}, {"content", "new"}});
+  EXPECT_EQ(run.json["created"], false);
+  EXPECT_EQ(ReadFile(dir / "f"), "new");
+}
+
+TEST(FileWriteTool, NewFileGetsDefaultModeFromUmask) {
+  TempDir dir;
+  Write({{"file_path", dir / "f"}, {"content", "x"}}, {.env = {}});
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(Mode(dir / "f"), 0666 & ~static_cast<int>(mask));
+}
+
+TEST(FileWriteTool, ExistingFileKeepsItsModeBits) {
+  TempDir dir;
+  WriteFile(dir / "script.sh", "#!/bin/sh\n", 0750);
+  WriteFile(dir / "private", "old", 0600);
+  Write({{"file_path", dir / "script.sh"}, {"content", "#!/bin/sh\necho hi\n"}});
+  Write({{"file_path", dir / "private"}, {"content", "new"}});
+  EXPECT_EQ(Mode(dir / "script.sh"), 0750);
+  EXPECT_EQ(Mode(dir / "private"), 0600);
+}
+
+TEST(FileWriteTool, SymlinkIsWrittenThroughToItsTarget) {
+  TempDir dir;
+  ::mkdir((dir / "real").c_str(), 0755);
+  WriteFile(dir / "real/config", "old", 0640);
+  ASSERT_EQ(::symlink("real/config", (dir / "link").c_str()), 0);
+  ToolRun run = Write({{"file_path", dir / "link"}, {"content", "via link"}});
+  EXPECT_EQ(run.json["output"], "Wrote 8 bytes to link");
+  EXPECT_EQ(run.json["created"], false);
+  struct stat st {};
+  ASSERT_EQ(::lstat((dir / "link").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link must stay a link";
+  EXPECT_EQ(ReadFile(dir / "real/config"), "via link");
+  EXPECT_EQ(Mode(dir / "real/config"), 0640);
+}
+
+TEST(FileWriteTool, DanglingSymlinkCreatesItsTarget) {
+  TempDir dir;
+  ASSERT_EQ(::symlink((dir / "target").c_str(), (dir / "link").c_str()), 0);
+  ToolRun run = Write({{"file_path", dir / "link"}, {"content", "made"}});
+  EXPECT_EQ(run.json["created"], true);
+  EXPECT_EQ(ReadFile(dir / "target"), "made");
+}
+
+TEST(FileWriteTool, NoTemporaryFileIsLeftBehind) {
+  TempDir dir;
+  Write({{"file_path", dir / "a"}, {"content", "1"}});
+  Write({{"file_path", dir / "a"}, {"content", "2"}});
+  EXPECT_EQ(ListDir(dir.path()), std::vector<std::string>{"a"});
+}
+
+TEST(FileWriteTool, MissingParentDirectoryIsOpenFailedWithMkdirHint) {
+  ToolRun run = Write({{"file_path", "/nonexistent/dir/file.txt"}, {"content", "x"}});
+  EXPECT_EQ(run.json["error_code"], "OPEN_FAILED");
+  const std::string error = run.json["error"];
+  EXPECT_TRUE(error.starts_with("Cannot open file: /nonexistent/dir/file.txt")) << error;
+  EXPECT_NE(error.find("mkdir -p"), std::string::npos) << error;
+}
+
+TEST(FileWriteTool, DirectoryAsTargetIsOpenFailed) {
+  TempDir dir;
+  ToolRun run = Write({{"file_path", dir.path()}, {"content", "x"}});
+  EXPECT_EQ(run.json["error_code"], "OPEN_FAILED");
+  EXPECT_NE(run.json["error"].get<std::string>().find("directory"), std::string::npos);
+}
+
+TEST(FileWriteTool, PermissionDeniedInUnwritableDirectory) {
+  TempDir dir;  // owned by root, 0755: nobody cannot create files in it
+  ToolRun run = Write({{"file_path", dir / "new.txt"}, {"content", "x"}}, {.as_user = kNobody});
+  EXPECT_EQ(run.json["error_code"], "PERMISSION_DENIED");
+  EXPECT_TRUE(run.json["error"].get<std::string>().starts_with("Permission denied: " +
+                                                                 dir / "new.txt"));
+  EXPECT_TRUE(ListDir(dir.path()).empty());
+}
+
+TEST(FileWriteTool, PermissionDeniedOnReadOnlyFileInWritableDirectory) {
+  TempDir dir;
+  ::chmod(dir.path().c_str(), 0777);  // nobody could rename over the file...
+  WriteFile(dir / "hosts", "127.0.0.1 localhost\n", 0644);  // ...but may not write it
+  ToolRun run = Write({{"file_path", dir / "hosts"}, {"content", "x"}}, {.as_user = kNobody});
+  EXPECT_EQ(run.json["error_code"], "PERMISSION_DENIED");
+  EXPECT_EQ(ReadFile(dir / "hosts"), "127.0.0.1 localhost\n");
+  EXPECT_EQ(ListDir(dir.path()), std::vector<std::string>{"hosts"});
+}
+
+// A real full disk: a 64 KB tmpfs in a private mount namespace (unshare -rm
+// works as root and as an ordinary user). The script runs the tool there and
+// reports what it found, since the mount vanishes with the namespace.
+TEST(FileWriteTool, FullDiskIsNoSpaceAndLeavesOldFileWhole) {
+  TempDir dir;
+  ::mkdir((dir / "disk").c_str(), 0755);
+  WriteFile(dir / "args.json",
+            Json{{"file_path", dir / "disk/data.txt"}, {"content", std::string(200000, 'n')}}.dump());
+  const std::string script =
+      "set -e; mount -t tmpfs -o size=64k tmpfs '" + dir / "disk" +
+      "'; printf 'old content\\n' > '" + dir / "disk/data.txt" + "'; '" +
+      ToolPath("file-write") + "' < '" + dir / "args.json" + "' > '" + dir / "answer.json" +
+      "'; cat '" + dir / "disk/data.txt" + "' > '" + dir / "after.txt" + "'; ls -A '" +
+      dir / "disk" + "' > '" + dir / "listing.txt" + "'";
+  ToolRun sh = RunExecutable("/usr/bin/unshare", "", {.argv_extra = {"-rm", "sh", "-c", script}});
+  ASSERT_EQ(sh.exit_code, 0) << sh.err;
+  const Json answer = Json::parse(ReadFile(dir / "answer.json"));
+  EXPECT_EQ(answer["error_code"], "NO_SPACE");
+  EXPECT_TRUE(answer["error"].get<std::string>().starts_with("No space left on device: " +
+                                                              dir / "disk/data.txt"));
+  EXPECT_EQ(ReadFile(dir / "after.txt"), "old content\n");
+  EXPECT_EQ(ReadFile(dir / "listing.txt"), "data.txt\n") << "no temporary file may be left";
+}
+
+TEST(FileWriteTool, UnicodeAndBinaryContentWrittenAsIs) {
+  TempDir dir;
+  const std::string text = "tab\there\r\nh\xC3\xA9llo \xF0\x9F\x98\x80\n";
+  Write({{"file_path", dir / "u"}, {"content", text}});
+  EXPECT_EQ(ReadFile(dir / "u"), text);
+  std::string with_nul = std::string("a") + '\0' + "b";
+  ToolRun run = Write({{"file_path", dir / "nul"}, {"content", with_nul}});
+  EXPECT_EQ(run.json["bytes"], 3);
+  EXPECT_EQ(ReadFile(dir / "nul"), with_nul);
+}
+
+TEST(FileWriteTool, RelativePathAndBasenameInMessage) {
+  TempDir dir;
+  ::mkdir((dir / "sub").c_str(), 0755);
+  ToolRun run = Write({{"file_path", "sub/notes.md"}, {"content", "hi"}}, {.cwd = dir.path()});
+  EXPECT_EQ(run.json["output"], "Wrote 2 bytes to notes.md");
+  EXPECT_EQ(ReadFile(dir / "sub/notes.md"), "hi");
+}
+
+TEST(FileWriteTool, MalformedInputIsInvalidArgNamingTheParameter) {
+  ToolRun run = RunTool("file-write", {{"file_path", "/tmp/x"}});
+  EXPECT_EQ(run.json["error_code"], "INVALID_ARG");
+  EXPECT_NE(run.json["error"].get<std::string>().find("'content'"), std::string::npos);
+  run = RunTool("file-write", {{"file_path", "/tmp/x"}, {"content", 42}});
+  EXPECT_EQ(run.json["error_code"], "INVALID_ARG");
+  EXPECT_NE(run.json["error"].get<std::string>().find("'content' must be a string"),
+            std::string::npos);
+  run = RunTool("file-write", {{"file_path", ""}, {"content", "x"}});
+  EXPECT_EQ(run.json["error_code"], "INVALID_ARG");
+  run = RunToolRaw("file-write", "[\"file_path\"]");
+  EXPECT_EQ(run.json["error_code"], "INVALID_ARG");
+}
+
+}  // namespace
+}  // namespace ikigai::testing

@@ -19,10 +19,12 @@ using toolkit::Json;
 inline constexpr uid_t kNobody = 65534;
 
 struct RunOptions {
-  std::vector<std::string> argv_extra;                        // e.g. {"--schema"}
-  std::vector<std::pair<std::string, std::string>> env;       // added to the environment
-  std::string cwd;                                             // empty: inherit
-  std::optional<uid_t> as_user;                                // drop privileges to this uid/gid
+  // Every member has an initializer so that designated initializers can name
+  // any subset of them without -Wmissing-field-initializers.
+  std::vector<std::string> argv_extra = {};                   // e.g. {"--schema"}
+  std::vector<std::pair<std::string, std::string>> env = {};  // added to the environment
+  std::string cwd = {};                                        // empty: inherit
+  std::optional<uid_t> as_user = {};                           // drop privileges to this uid/gid
   std::chrono::milliseconds timeout{60000};
 };
 
@@ -33,6 +35,7 @@ struct ToolRun {
   std::string err;
   Json json;              // parsed stdout, or discarded if it is not one JSON value
   double seconds = 0;
+  long max_rss_kb = 0;     // peak resident memory of the process
 };
 
 std::string ToolPath(const std::string& name);  // "file-read" -> .../file-read-tool

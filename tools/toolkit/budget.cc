@@ -55,6 +55,7 @@ std::size_t TailFitting(std::string_view s, std::size_t budget) {
     if (s[i - 1] == '\n' && i < s.size()) first_line_start = i;
   }
   if (i == 0) return 0;
+  if (s[i - 1] == '\n') return i;  // what fits begins exactly at a line start
   if (first_line_start < s.size()) return first_line_start;
   return utf8::SafeSuffixStart(s, i);
 }

@@ -1,0 +1,37 @@
+# The README's two commands:
+#   make run    set up (Debian packages), build, and start ikigai
+#   make test   set up, build, and run the whole test suite
+BUILD_DIR ?= build
+CMAKE_FLAGS ?=
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps build run test test-sanitize bench format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS)
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/bin/ikigai $(ARGS)
+
+test: build
+	ctest --test-dir $(BUILD_DIR) -j 2 --output-on-failure
+
+# The same suite built with AddressSanitizer and UndefinedBehaviorSanitizer.
+test-sanitize:
+	$(MAKE) test BUILD_DIR=build-sanitize \
+	  CMAKE_FLAGS="-DIKIGAI_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
+
+bench: build
+	bench/run-all.sh $(BUILD_DIR)
+
+format:
+	clang-format -i $$(git ls-files '*.cc' '*.h')
+
+clean:
+	rm -rf build build-sanitize
