@@ -1,0 +1,66 @@
+#include "file_edit/read_whole_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "toolkit/error_codes.h"
+#include "toolkit/file_errors.h"
+
+namespace ikigai::file_edit {
+namespace {
+
+using toolkit::FileError;
+using toolkit::FileOp;
+using toolkit::ToolError;
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+Result<std::string, ToolError> ReadWholeFile(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (fd.get() < 0) return Err(FileError(errno, path, FileOp::kOpen));
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return Err(FileError(errno, path, FileOp::kOpen));
+  if (S_ISDIR(st.st_mode)) {
+    return Err(ToolError{toolkit::code::kIsDirectory,
+                         "Cannot edit a directory: " + path +
+                             ". Give the path of a file inside it; use glob to list its files."});
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return Err(ToolError{
+        toolkit::code::kOpenFailed,
+        "Cannot open file: " + path + " (not a regular file; only regular files can be edited)."});
+  }
+  std::string content;
+  content.reserve(static_cast<std::size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Err(FileError(errno, path, FileOp::kRead));
+    }
+    content.append(buf, static_cast<std::size_t>(n));
+  }
+  return content;
+}
+
+}  // namespace ikigai::file_edit
