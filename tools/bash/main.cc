@@ -1,1 +1,169 @@
-int main() { return 0; }
+// bash-tool: run a shell command and return its output (seeds/000 "Tool:
+// bash", DECISIONS §4). Checks the arguments, refuses blocklisted commands,
+// runs the rest under a deadline and fits the output into the answer.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include "blocklist.h"
+#include "output_capture.h"
+#include "output_fit.h"
+#include "run_command.h"
+#include "toolkit/budget.h"
+#include "toolkit/error_codes.h"
+#include "toolkit/tool_main.h"
+
+namespace {
+
+using ikigai::toolkit::Args;
+using ikigai::toolkit::CallContext;
+using ikigai::toolkit::Json;
+using ikigai::toolkit::ToolError;
+namespace code = ikigai::toolkit::code;
+namespace bash = ikigai::bash_tool;
+
+constexpr std::string_view kSchema = R"json({
+  "name": "bash",
+  "description": "Execute a shell command and return output. The command runs with /bin/sh -c in its own process group, with stdin from /dev/null and no terminal, so interactive prompts get end-of-file instead of waiting; stdout and stderr are merged in order. Pagers are disabled (PAGER=cat, GIT_PAGER=cat) and git never prompts. A non-zero exit code is reported, not treated as an error; 128+N means killed by signal N. On timeout the whole process group is killed and the output so far is returned with timed_out. Long output keeps its head and tail with a marker between them, and the full output is saved to a file whose path is full_output_path. Background processes (cmd &) keep running after the command returns; redirect their output to a file (cmd > log 2>&1 &), as nothing reads it afterwards. Returns: {output, exit_code, timed_out?, truncated?, full_output_path?}.",
+  "parameters": {
+    "type": "object",
+    "properties": {
+      "command": {
+        "type": "string",
+        "description": "Shell command to execute"
+      },
+      "timeout_seconds": {
+        "type": "integer",
+        "description": "Kill the command after this many seconds (default 120, and never later than the host's tool deadline)"
+      },
+      "working_directory": {
+        "type": "string",
+        "description": "Directory to run the command in (default: the current directory)"
+      }
+    },
+    "required": ["command"]
+  },
+  "annotations": {"readOnlyHint": false, "destructiveHint": true}
+})json";
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+constexpr seconds kDefaultTimeout{120};
+constexpr seconds kLongestTimeout{30 * 24 * 3600};  // keeps time arithmetic far from overflow
+// The command is killed this long before the host's deadline (at most; a
+// fifth of the time left when the deadline is short) so the answer is
+// printed before the host gives up on the tool.
+constexpr milliseconds kHostDeadlineMargin{500};
+
+bash::Clock::time_point CommandDeadline(const CallContext& context,
+                                        std::optional<std::int64_t> timeout_seconds) {
+  std::optional<bash::Clock::time_point> deadline;
+  if (timeout_seconds) {
+    deadline = context.start + std::min(seconds(*timeout_seconds), kLongestTimeout);
+  }
+  if (context.deadline) {
+    const auto left =
+        std::max(bash::Clock::duration::zero(), *context.deadline - bash::Clock::now());
+    const auto margin = std::min<bash::Clock::duration>(kHostDeadlineMargin, left / 5);
+    const auto host = *context.deadline - margin;
+    deadline = deadline ? std::min(*deadline, host) : host;
+  }
+  return deadline.value_or(context.start + kDefaultTimeout);
+}
+
+ToolError InvalidArg(std::string message) { return {code::kInvalidArg, std::move(message)}; }
+
+std::optional<ToolError> CheckWorkingDirectory(const std::string& dir) {
+  const std::string next =
+      " Give an existing directory, or omit working_directory to run in the "
+      "current directory.";
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) {
+      return InvalidArg("working_directory not found: " + dir + "." + next);
+    }
+    return InvalidArg("working_directory cannot be used: " + dir + " (" + std::strerror(errno) +
+                      ")." + next);
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    return InvalidArg("working_directory is not a directory: " + dir + "." + next);
+  }
+  if (::access(dir.c_str(), X_OK) != 0) {
+    return InvalidArg("working_directory cannot be entered: " + dir + " (" + std::strerror(errno) +
+                      ")." + next);
+  }
+  return std::nullopt;
+}
+
+bool IsBlank(std::string_view s) {
+  return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+Json Run(const Args& args, const CallContext& context) {
+  const std::string& command = args.String("command");
+  const std::optional<std::int64_t> timeout = args.OptionalInt("timeout_seconds");
+  const std::string dir = args.OptionalString("working_directory").value_or("");
+
+  if (command.find('\0') != std::string::npos) {
+    return InvalidArg(
+               "Parameter 'command' contains a NUL character, which a shell command "
+               "cannot hold. Remove it.")
+        .ToJson();
+  }
+  if (timeout && *timeout <= 0) {
+    return InvalidArg("Parameter 'timeout_seconds' must be a positive number of seconds, got " +
+                      std::to_string(*timeout) + ". Omit it to use the default (" +
+                      std::to_string(kDefaultTimeout.count()) + " s).")
+        .ToJson();
+  }
+  if (!dir.empty()) {
+    if (dir.find('\0') != std::string::npos) {
+      return InvalidArg("Parameter 'working_directory' contains a NUL character. Remove it.")
+          .ToJson();
+    }
+    if (auto error = CheckWorkingDirectory(dir)) return error->ToJson();
+  }
+  const char* home = std::getenv("HOME");
+  if (auto blocked = bash::CheckCommand(command, home != nullptr ? home : "")) {
+    return ToolError{code::kBlocked, bash::BlockedMessage(*blocked)}.ToJson();
+  }
+  // seeds/000: an empty command is a shell error, 127 (dash itself would
+  // exit 0 without a word).
+  if (IsBlank(command)) return Json{{"output", "sh: empty command"}, {"exit_code", 127}};
+
+  const std::string spill_directory = bash::DefaultSpillDirectory();
+  bash::OutputCapture capture(spill_directory);
+  const bash::CommandOutcome outcome =
+      bash::RunCommand({command, dir, CommandDeadline(context, timeout)}, capture);
+
+  Json answer{{"output", ""}, {"exit_code", outcome.exit_code}};
+  if (outcome.timed_out) answer["timed_out"] = true;
+  // The text's budget is what the rest of the largest possible answer
+  // leaves of the whole answer's budget.
+  Json largest = answer;
+  largest["truncated"] = true;
+  largest["full_output_path"] = spill_directory + "/ikigai-bash-XXXXXX.log";
+  const std::size_t overhead = largest.dump(-1, ' ', false, Json::error_handler_t::replace).size();
+  const std::size_t budget =
+      ikigai::toolkit::kOutputBudget > overhead ? ikigai::toolkit::kOutputBudget - overhead : 0;
+
+  bash::FittedOutput fitted = bash::FitOutput(capture, budget);
+  answer["output"] = std::move(fitted.text);
+  if (fitted.truncated) {
+    answer["truncated"] = true;
+    if (!fitted.full_output_path.empty()) answer["full_output_path"] = fitted.full_output_path;
+  }
+  return answer;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return ikigai::toolkit::RunTool(argc, argv, {kSchema, Run}); }

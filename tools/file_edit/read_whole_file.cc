@@ -6,6 +6,7 @@
 
 #include <cerrno>
 
+#include "base/unique_fd.h"
 #include "toolkit/error_codes.h"
 #include "toolkit/file_errors.h"
 
@@ -16,25 +17,11 @@ using toolkit::FileError;
 using toolkit::FileOp;
 using toolkit::ToolError;
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 }  // namespace
 
 Result<std::string, ToolError> ReadWholeFile(const std::string& path) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  ikigai::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) return Err(FileError(errno, path, FileOp::kOpen));
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return Err(FileError(errno, path, FileOp::kOpen));

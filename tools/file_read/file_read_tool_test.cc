@@ -89,8 +89,8 @@ TEST(FileReadTool, PermissionDeniedForAnUnprivilegedUser) {
   ASSERT_EQ(::geteuid(), 0u) << "the suite runs as root and drops privileges for this case";
   ToolRun run = Read({{"file_path", dir / "secret"}}, {.as_user = kNobody});
   EXPECT_EQ(run.json["error_code"], "PERMISSION_DENIED");
-  EXPECT_TRUE(run.json["error"].get<std::string>().starts_with("Permission denied: " +
-                                                                 dir / "secret"));
+  EXPECT_TRUE(
+      run.json["error"].get<std::string>().starts_with("Permission denied: " + dir / "secret"));
 }
 
 TEST(FileReadTool, DirectoryIsAnErrorWithAGlobHint) {
@@ -109,7 +109,8 @@ TEST(FileReadTool, DevicesAndPipesAreRefusedWithSeedCodes) {
   ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0644), 0);
   ToolRun fifo = Read({{"file_path", dir / "fifo"}});  // must not block waiting for a writer
   EXPECT_EQ(fifo.json["error_code"], "SEEK_FAILED");
-  EXPECT_TRUE(fifo.json["error"].get<std::string>().starts_with("Cannot seek file: " + dir / "fifo"));
+  EXPECT_TRUE(
+      fifo.json["error"].get<std::string>().starts_with("Cannot seek file: " + dir / "fifo"));
 }
 
 TEST(FileReadTool, BinaryFileIsRefusedWithSizeAndHint) {

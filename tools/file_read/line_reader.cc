@@ -95,7 +95,8 @@ Result<LinesRead, int> ReadLines(int fd, const LineWindow& window) {
     const char* p = buffer.data();
     const char* const end = p + got;
     while (p < end) {
-      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+      const char* nl =
+          static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
       if (line < window.offset) {
         if (nl == nullptr) break;  // the rest of this chunk is inside a skipped line
         ++line;

@@ -17,16 +17,16 @@
 namespace ikigai::file_read {
 
 struct LineWindow {
-  std::int64_t offset = 1;                 // first line, 1-based
-  std::optional<std::int64_t> limit;       // number of lines; all when absent
-  std::size_t budget = 0;                  // escaped size allowed for the text
+  std::int64_t offset = 1;            // first line, 1-based
+  std::optional<std::int64_t> limit;  // number of lines; all when absent
+  std::size_t budget = 0;             // escaped size allowed for the text
 };
 
 struct LinesRead {
-  std::string text;                        // valid UTF-8
-  std::int64_t lines = 0;                  // lines (or parts of a line) returned
-  bool truncated = false;                  // stopped by the budget
-  std::int64_t next_offset = 0;            // where to continue when truncated
+  std::string text;              // valid UTF-8
+  std::int64_t lines = 0;        // lines (or parts of a line) returned
+  bool truncated = false;        // stopped by the budget
+  std::int64_t next_offset = 0;  // where to continue when truncated
 };
 
 // Reads from `fd` (positioned at the start of the file). Errors are errno.

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "base/unique_fd.h"
 #include "file_read/line_reader.h"
 #include "toolkit/budget.h"
 #include "toolkit/error_codes.h"
@@ -60,20 +61,6 @@ ikigai::Result<bool, int> LooksBinary(int fd) {
   return std::memchr(probe, '\0', static_cast<std::size_t>(got)) != nullptr;
 }
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 Json Run(const Args& args, const CallContext&) {
   const std::string& path = args.String("file_path");
   const std::int64_t offset = args.OptionalInt("offset").value_or(1);
@@ -91,12 +78,12 @@ Json Run(const Args& args, const CallContext&) {
         .ToJson();
   }
 
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  ikigai::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   if (fd.get() < 0) return FileError(errno, path, FileOp::kOpen).ToJson();
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) {
-    return ToolError{code::kSizeFailed, "Cannot get file size: " + path + " (" +
-                                            std::strerror(errno) + ")"}
+    return ToolError{code::kSizeFailed,
+                     "Cannot get file size: " + path + " (" + std::strerror(errno) + ")"}
         .ToJson();
   }
   if (S_ISDIR(st.st_mode)) {
@@ -136,8 +123,7 @@ Json Run(const Args& args, const CallContext&) {
   }
   ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
 
-  auto read = ikigai::file_read::ReadLines(
-      fd.get(), {offset, limit, ikigai::toolkit::kTextBudget});
+  auto read = ikigai::file_read::ReadLines(fd.get(), {offset, limit, ikigai::toolkit::kTextBudget});
   if (!read) return FileError(read.error(), path, FileOp::kRead).ToJson();
   Json answer = {{"output", std::move(read->text)}};
   if (read->truncated) {
@@ -149,6 +135,4 @@ Json Run(const Args& args, const CallContext&) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return ikigai::toolkit::RunTool(argc, argv, {kSchema, Run});
-}
+int main(int argc, char** argv) { return ikigai::toolkit::RunTool(argc, argv, {kSchema, Run}); }
