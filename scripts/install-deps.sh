@@ -3,14 +3,18 @@
 # Safe to run again: it does nothing when everything is there.
 set -euo pipefail
 
+# Usage: install-deps.sh [bench]   (bench: also the benchmarks' peers)
 packages=(
   # build
-  cmake g++ make pkg-config
-  nlohmann-json3-dev
+  cmake g++ make pkg-config git
+  nlohmann-json3-dev libre2-dev
   # tests
   googletest libgtest-dev libgmock-dev
   python3 jq util-linux procps
 )
+if [ "${1:-}" = bench ]; then
+  packages+=(hyperfine ripgrep fd-find libboost-dev findutils grep)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
