@@ -123,14 +123,14 @@ TEST(FileWriteTool, PermissionDeniedInUnwritableDirectory) {
   TempDir dir;  // owned by root, 0755: nobody cannot create files in it
   ToolRun run = Write({{"file_path", dir / "new.txt"}, {"content", "x"}}, {.as_user = kNobody});
   EXPECT_EQ(run.json["error_code"], "PERMISSION_DENIED");
-  EXPECT_TRUE(run.json["error"].get<std::string>().starts_with("Permission denied: " +
-                                                                 dir / "new.txt"));
+  EXPECT_TRUE(
+      run.json["error"].get<std::string>().starts_with("Permission denied: " + dir / "new.txt"));
   EXPECT_TRUE(ListDir(dir.path()).empty());
 }
 
 TEST(FileWriteTool, PermissionDeniedOnReadOnlyFileInWritableDirectory) {
   TempDir dir;
-  ::chmod(dir.path().c_str(), 0777);  // nobody could rename over the file...
+  ::chmod(dir.path().c_str(), 0777);                        // nobody could rename over the file...
   WriteFile(dir / "hosts", "127.0.0.1 localhost\n", 0644);  // ...but may not write it
   ToolRun run = Write({{"file_path", dir / "hosts"}, {"content", "x"}}, {.as_user = kNobody});
   EXPECT_EQ(run.json["error_code"], "PERMISSION_DENIED");
@@ -144,20 +144,21 @@ TEST(FileWriteTool, PermissionDeniedOnReadOnlyFileInWritableDirectory) {
 TEST(FileWriteTool, FullDiskIsNoSpaceAndLeavesOldFileWhole) {
   TempDir dir;
   ::mkdir((dir / "disk").c_str(), 0755);
-  WriteFile(dir / "args.json",
-            Json{{"file_path", dir / "disk/data.txt"}, {"content", std::string(200000, 'n')}}.dump());
-  const std::string script =
-      "set -e; mount -t tmpfs -o size=64k tmpfs '" + dir / "disk" +
-      "'; printf 'old content\\n' > '" + dir / "disk/data.txt" + "'; '" +
-      ToolPath("file-write") + "' < '" + dir / "args.json" + "' > '" + dir / "answer.json" +
-      "'; cat '" + dir / "disk/data.txt" + "' > '" + dir / "after.txt" + "'; ls -A '" +
-      dir / "disk" + "' > '" + dir / "listing.txt" + "'";
+  WriteFile(
+      dir / "args.json",
+      Json{{"file_path", dir / "disk/data.txt"}, {"content", std::string(200000, 'n')}}.dump());
+  const std::string script = "set -e; mount -t tmpfs -o size=64k tmpfs '" + dir / "disk" +
+                             "'; printf 'old content\\n' > '" + dir / "disk/data.txt" + "'; '" +
+                             ToolPath("file-write") + "' < '" + dir / "args.json" + "' > '" +
+                             dir / "answer.json" + "'; cat '" + dir / "disk/data.txt" + "' > '" +
+                             dir / "after.txt" + "'; ls -A '" + dir / "disk" + "' > '" +
+                             dir / "listing.txt" + "'";
   ToolRun sh = RunExecutable("/usr/bin/unshare", "", {.argv_extra = {"-rm", "sh", "-c", script}});
   ASSERT_EQ(sh.exit_code, 0) << sh.err;
   const Json answer = Json::parse(ReadFile(dir / "answer.json"));
   EXPECT_EQ(answer["error_code"], "NO_SPACE");
   EXPECT_TRUE(answer["error"].get<std::string>().starts_with("No space left on device: " +
-                                                              dir / "disk/data.txt"));
+                                                             dir / "disk/data.txt"));
   EXPECT_EQ(ReadFile(dir / "after.txt"), "old content\n");
   EXPECT_EQ(ReadFile(dir / "listing.txt"), "data.txt\n") << "no temporary file may be left";
 }

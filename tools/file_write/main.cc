@@ -36,7 +36,7 @@ Json Run(const Args& args, const CallContext&) {
   const std::string& content = args.String("content");
   if (path.empty()) {
     return ikigai::toolkit::ToolError{ikigai::toolkit::code::kInvalidArg,
-                                     "Parameter 'file_path' cannot be empty."}
+                                      "Parameter 'file_path' cannot be empty."}
         .ToJson();
   }
   auto written = ikigai::toolkit::WriteFileAtomically(path, content);
@@ -49,6 +49,4 @@ Json Run(const Args& args, const CallContext&) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return ikigai::toolkit::RunTool(argc, argv, {kSchema, Run});
-}
+int main(int argc, char** argv) { return ikigai::toolkit::RunTool(argc, argv, {kSchema, Run}); }

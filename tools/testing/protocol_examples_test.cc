@@ -34,7 +34,8 @@ TEST(ProtocolExamples, PythonWordCountKeepsTheProtocol) {
 TEST(ProtocolExamples, PythonWordCountCounts) {
   TempDir dir;
   WriteFile(dir / "f.txt", "one two\nthree\n");
-  ToolRun run = RunExecutable(kExamples + "/word-count-tool", Json{{"file_path", dir / "f.txt"}}.dump());
+  ToolRun run =
+      RunExecutable(kExamples + "/word-count-tool", Json{{"file_path", dir / "f.txt"}}.dump());
   EXPECT_EQ(run.json["lines"], 2);
   EXPECT_EQ(run.json["words"], 3);
   EXPECT_EQ(run.json["bytes"], 14);

@@ -82,7 +82,8 @@ ToolRun RunExecutable(const std::string& path, const std::string& input,
     if (out[0] >= 0) fds[n++] = {out[0], POLLIN, 0};
     if (err[0] >= 0) fds[n++] = {err[0], POLLIN, 0};
     const auto left = options.timeout - (std::chrono::steady_clock::now() - start);
-    const int ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(left).count());
+    const int ms =
+        static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(left).count());
     if (ms <= 0) {
       ::kill(pid, SIGKILL);
       killed = true;

@@ -23,19 +23,19 @@ struct RunOptions {
   // any subset of them without -Wmissing-field-initializers.
   std::vector<std::string> argv_extra = {};                   // e.g. {"--schema"}
   std::vector<std::pair<std::string, std::string>> env = {};  // added to the environment
-  std::string cwd = {};                                        // empty: inherit
-  std::optional<uid_t> as_user = {};                           // drop privileges to this uid/gid
+  std::string cwd = {};                                       // empty: inherit
+  std::optional<uid_t> as_user = {};                          // drop privileges to this uid/gid
   std::chrono::milliseconds timeout{60000};
 };
 
 struct ToolRun {
-  int exit_code = -1;     // -1 if killed by a signal
+  int exit_code = -1;  // -1 if killed by a signal
   int term_signal = 0;
-  std::string out;        // stdout as printed
+  std::string out;  // stdout as printed
   std::string err;
-  Json json;              // parsed stdout, or discarded if it is not one JSON value
+  Json json;  // parsed stdout, or discarded if it is not one JSON value
   double seconds = 0;
-  long max_rss_kb = 0;     // peak resident memory of the process
+  long max_rss_kb = 0;  // peak resident memory of the process
 };
 
 std::string ToolPath(const std::string& name);  // "file-read" -> .../file-read-tool

@@ -2,8 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <cstdlib>
+#include <limits>
 
 #include "toolkit/error_codes.h"
 
@@ -43,13 +43,12 @@ bool HasType(const Json& v, std::string_view type) {
 }
 
 std::string Article(std::string_view type) {
-  const bool vowel = !type.empty() && std::string_view("aeiou").find(type[0]) != std::string_view::npos;
+  const bool vowel =
+      !type.empty() && std::string_view("aeiou").find(type[0]) != std::string_view::npos;
   return std::string(vowel ? "an " : "a ") + std::string(type);
 }
 
-ToolError Invalid(std::string message) {
-  return {code::kInvalidArg, std::move(message)};
-}
+ToolError Invalid(std::string message) { return {code::kInvalidArg, std::move(message)}; }
 
 }  // namespace
 
@@ -122,7 +121,8 @@ std::optional<std::int64_t> Args::OptionalInt(std::string_view name) const {
   if (v == nullptr) return std::nullopt;
   if (v->is_number_float()) return static_cast<std::int64_t>(v->get<double>());
   if (v->is_number_unsigned() &&
-      v->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      v->get<std::uint64_t>() >
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
     return std::numeric_limits<std::int64_t>::max();
   }
   return v->get<std::int64_t>();

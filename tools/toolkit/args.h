@@ -30,7 +30,8 @@ class Args {
   bool Bool(std::string_view name, bool fallback) const;
 
  private:
-  Args(Json values, const Json& parameters) : values_(std::move(values)), parameters_(&parameters) {}
+  Args(Json values, const Json& parameters)
+      : values_(std::move(values)), parameters_(&parameters) {}
   const Json* Find(std::string_view name, std::string_view type) const;
 
   Json values_;

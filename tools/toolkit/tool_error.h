@@ -9,8 +9,8 @@
 namespace ikigai::toolkit {
 
 struct ToolError {
-  std::string_view code;  // one of toolkit/error_codes.h
-  std::string message;    // what went wrong and what to do next
+  std::string_view code;        // one of toolkit/error_codes.h
+  std::string message;          // what went wrong and what to do next
   Json extra = Json::object();  // helpful fields: candidates, lines, size...
 
   Json ToJson() const {

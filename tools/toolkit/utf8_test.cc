@@ -14,17 +14,21 @@ TEST(Utf8, ValidTextIsUnchanged) {
 }
 
 TEST(Utf8, InvalidBytesBecomeReplacementCharacters) {
-  EXPECT_EQ(Repair("a\xFF" "b"), "a" + kFFFD + "b");
-  EXPECT_EQ(Repair("\x80"), kFFFD);                        // lone continuation byte
-  EXPECT_EQ(Repair("\xC0\xAF"), kFFFD + kFFFD);           // overlong '/'
+  EXPECT_EQ(Repair("a\xFF"
+                   "b"),
+            "a" + kFFFD + "b");
+  EXPECT_EQ(Repair("\x80"), kFFFD);                          // lone continuation byte
+  EXPECT_EQ(Repair("\xC0\xAF"), kFFFD + kFFFD);              // overlong '/'
   EXPECT_EQ(Repair("\xED\xA0\x80"), kFFFD + kFFFD + kFFFD);  // surrogate half: no valid prefix
-  EXPECT_EQ(Repair("\xF4\x90\x80\x80").find(kFFFD), 0u);  // above U+10FFFF
+  EXPECT_EQ(Repair("\xF4\x90\x80\x80").find(kFFFD), 0u);     // above U+10FFFF
   EXPECT_FALSE(IsValid("\xFE"));
 }
 
 TEST(Utf8, TruncatedSequenceIsOneReplacement) {
   EXPECT_EQ(Repair("x\xE2\x82"), "x" + kFFFD);
-  EXPECT_EQ(Repair("\xE2\x82" "A"), kFFFD + "A");
+  EXPECT_EQ(Repair("\xE2\x82"
+                   "A"),
+            kFFFD + "A");
 }
 
 TEST(Utf8, RepairedTextIsAlwaysValid) {
@@ -39,8 +43,10 @@ TEST(Utf8, RepairedTextIsAlwaysValid) {
 }
 
 TEST(Utf8, SafeCutsNeverSplitACharacter) {
-  const std::string text = "a\xC3\xA9" "b";  // a é b
-  EXPECT_EQ(SafePrefixLength(text, 2), 1u);   // would split é
+  const std::string text =
+      "a\xC3\xA9"
+      "b";                                   // a é b
+  EXPECT_EQ(SafePrefixLength(text, 2), 1u);  // would split é
   EXPECT_EQ(SafePrefixLength(text, 3), 3u);
   EXPECT_EQ(SafePrefixLength(text, 99), text.size());
   EXPECT_EQ(SafeSuffixStart(text, 2), 3u);
