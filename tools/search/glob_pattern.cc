@@ -180,8 +180,8 @@ bool MatchTokens(const std::vector<Token>& tokens, std::string_view name) {
   return ti == tokens.size();
 }
 
-std::vector<std::string_view> SplitPath(std::string_view path) {
-  std::vector<std::string_view> parts;
+void SplitPath(std::string_view path, std::vector<std::string_view>& parts) {
+  parts.clear();
   while (!path.empty()) {
     const auto slash = path.find('/');
     const std::string_view part = path.substr(0, slash);
@@ -189,6 +189,11 @@ std::vector<std::string_view> SplitPath(std::string_view path) {
     if (slash == std::string_view::npos) break;
     path.remove_prefix(slash + 1);
   }
+}
+
+std::vector<std::string_view> SplitPath(std::string_view path) {
+  std::vector<std::string_view> parts;
+  SplitPath(path, parts);
   return parts;
 }
 
