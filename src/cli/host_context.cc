@@ -1,0 +1,36 @@
+#include "cli/host_context.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace ikigai::cli {
+
+Result<HostContext, std::string> LoadHostContext() {
+  auto config = config::LoadConfig(config::DefaultConfigFiles());
+  if (!config) return Err(std::move(config.error()));
+  HostContext context{std::move(*config), discovery::DefaultDirectories(), nullptr};
+  discovery::DiscoveryOptions options;
+  options.schema_timeout = context.config.schema_timeout;
+  context.registry = std::make_shared<const registry::Registry>(
+      discovery::Discover(context.directories, options));
+  return context;
+}
+
+std::string DisplayPath(const std::string& raw) {
+  // "build/bin/../libexec/ikigai/x-tool" reads better as "build/libexec/ikigai/x-tool".
+  const std::string path = std::filesystem::path(raw).lexically_normal().string();
+  char cwd[4096];
+  if (::getcwd(cwd, sizeof cwd) != nullptr) {
+    const std::string prefix = std::string(cwd) + "/";
+    if (path.starts_with(prefix)) return path.substr(prefix.size());
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    const std::string prefix = std::string(home) + "/";
+    if (path.starts_with(prefix)) return "~/" + path.substr(prefix.size());
+  }
+  return path;
+}
+
+}  // namespace ikigai::cli

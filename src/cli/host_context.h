@@ -1,0 +1,28 @@
+// What every host command needs: the configuration and the tool registry.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/result.h"
+#include "config/config.h"
+#include "discovery/discovery.h"
+#include "registry/registry.h"
+
+namespace ikigai::cli {
+
+struct HostContext {
+  config::Config config;
+  discovery::Directories directories;
+  std::shared_ptr<const registry::Registry> registry;
+};
+
+// Loads the configuration (errors name the file and key) and discovers the
+// tools.
+Result<HostContext, std::string> LoadHostContext();
+
+// How a tool's path is shown: relative to the working directory when under
+// it, "~/..." when under the home directory, else absolute.
+std::string DisplayPath(const std::string& path);
+
+}  // namespace ikigai::cli

@@ -1,0 +1,89 @@
+// ikigai's command line.
+//
+//   ikigai                          the tool listing and how to call a tool
+//                                   (the agent comes with a later issue)
+//   ikigai tool list                the tools found, then discovery problems
+//   ikigai tool show NAME           a tool's path and schema
+//   ikigai tool call NAME [ARGS|-]  call a tool; print the wrapper the model sees
+//   ikigai tool check PATH...       check an executable against the protocol
+//   ikigai --version
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "cli/host_context.h"
+#include "cli/tool_check.h"
+#include "cli/tool_commands.h"
+
+namespace ikigai::cli {
+namespace {
+
+int Welcome(const HostContext& host) {
+  ListTools(host, std::cout);
+  std::cout << "\nCall a tool with JSON arguments:\n"
+               "  ikigai tool call bash '{\"command\": \"ls\"}'\n"
+               "  ikigai tool show file_read\n"
+               "Add your own: an executable named NAME-tool in ~/.ikigai/tools/ or "
+               "./.ikigai/tools/ (see docs/tool-protocol.md).\n";
+  return 0;
+}
+
+int Run(int argc, char** argv) {
+  CLI::App app{"ikigai: a terminal coding agent whose every tool is an external executable."};
+  app.set_version_flag("--version,-V", std::string("ikigai ") + IKIGAI_VERSION);
+
+  CLI::App* tool = app.add_subcommand("tool", "Use the tools directly, without a model");
+  tool->require_subcommand(1);
+
+  CLI::App* list = tool->add_subcommand("list", "List the tools found, then discovery problems");
+
+  std::string show_name;
+  CLI::App* show = tool->add_subcommand("show", "Show a tool's path and schema");
+  show->add_option("NAME", show_name, "Tool name, e.g. file_read")->required();
+
+  std::string call_name, call_args = "{}";
+  CLI::App* call = tool->add_subcommand(
+      "call", "Call a tool and print the wrapped result; exit 0 if tool_success is true");
+  call->add_option("NAME", call_name, "Tool name, e.g. bash")->required();
+  call->add_option("ARGS", call_args, "Arguments as a JSON object, or - to read them from stdin")
+      ->capture_default_str();
+
+  std::vector<std::string> check_paths;
+  CLI::App* check = tool->add_subcommand(
+      "check", "Check executables against the tool protocol; exit 1 if a rule is broken");
+  check->add_option("PATH", check_paths, "Tool executables")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  if (*check) {
+    auto config = config::LoadConfig(config::DefaultConfigFiles());
+    if (!config) {
+      std::cerr << "ikigai: " << config.error() << "\n";
+      return 2;
+    }
+    return CheckTools(check_paths, config->tools.defaults, std::cout);
+  }
+  if (*call && call_args == "-") {
+    call_args.assign(std::istreambuf_iterator<char>(std::cin), {});
+  }
+  auto host = LoadHostContext();
+  if (!host) {
+    std::cerr << "ikigai: " << host.error() << "\n";
+    return 2;
+  }
+  if (*list) return ListTools(*host, std::cout);
+  if (*show) return ShowTool(*host, show_name, std::cout, std::cerr);
+  if (*call) return CallTool(*host, call_name, call_args, std::cout);
+  return Welcome(*host);
+}
+
+}  // namespace
+}  // namespace ikigai::cli
+
+int main(int argc, char** argv) { return ikigai::cli::Run(argc, argv); }

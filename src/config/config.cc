@@ -1,0 +1,238 @@
+// Loading the configuration: JSON files, then the environment, layered.
+//
+// Each file is one JSON object whose keys are walked against the key table
+// (keys.h): a key that completes a table path is checked and applied; a key
+// that begins longer paths must hold an object and is walked into; any other
+// key is an error that lists the keys allowed there. Every layer (system,
+// user, project file, then environment variables) is applied in turn onto
+// one Draft, so a later layer overrides an earlier one key by key; per-tool
+// limits are resolved against the global ones only at the end.
+#include "config/config.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <variant>
+
+#include "base/unique_fd.h"
+#include "config/keys.h"
+#include "protocol/parse_json.h"
+
+namespace ikigai::config {
+namespace {
+
+using Json = nlohmann::json;
+using Done = Result<std::monostate, std::string>;
+
+constexpr std::size_t kMaxFileSize = 1024 * 1024;
+
+std::vector<std::string_view> Split(std::string_view path) {
+  std::vector<std::string_view> segments;
+  for (std::size_t start = 0;;) {
+    const std::size_t dot = path.find('.', start);
+    segments.push_back(path.substr(start, dot - start));
+    if (dot == std::string_view::npos) return segments;
+    start = dot + 1;
+  }
+}
+
+bool IsPlaceholder(std::string_view segment) { return segment.starts_with('<'); }
+
+std::string Join(const std::vector<std::string>& segments) {
+  std::string out;
+  for (const std::string& s : segments) out += (out.empty() ? "" : ".") + s;
+  return out;
+}
+
+// The keys whose path begins with `segments`.
+std::vector<const Key*> KeysUnder(const std::vector<std::string>& segments) {
+  std::vector<const Key*> keys;
+  for (const Key& key : AllKeys()) {
+    const auto pattern = Split(key.path);
+    if (pattern.size() < segments.size()) continue;
+    bool match = true;
+    for (std::size_t i = 0; i < segments.size() && match; ++i) {
+      match = IsPlaceholder(pattern[i]) || pattern[i] == segments[i];
+    }
+    if (match) keys.push_back(&key);
+  }
+  return keys;
+}
+
+// "must be a positive integer, got \"10\"", or empty if `value` fits `key`.
+std::string CheckValue(const Key& key, const Json& value) {
+  switch (key.kind) {
+    case ValueKind::kPositiveInteger: {
+      const bool positive = value.is_number_unsigned()
+                                ? value.get<std::uint64_t>() > 0
+                                : value.is_number_integer() && value.get<std::int64_t>() > 0;
+      if (!positive) return "must be a positive integer, got " + value.dump();
+      if (value.get<std::uint64_t>() > static_cast<std::uint64_t>(key.max)) {
+        return "must be at most " + std::to_string(key.max) + ", got " + value.dump();
+      }
+      return {};
+    }
+    case ValueKind::kString:
+      return value.is_string() ? "" : "must be a string, got " + value.dump();
+    case ValueKind::kBoolean:
+      return value.is_boolean() ? "" : "must be true or false, got " + value.dump();
+  }
+  return "unknown kind of value";  // unreachable: every kind is handled above
+}
+
+Done Walk(const Json& object, std::vector<std::string>& segments, std::vector<std::string>& names,
+          const std::string& source, Draft& draft) {
+  for (const auto& [name, value] : object.items()) {
+    segments.push_back(name);
+    const std::string where = source + ": " + Join(segments);
+    const std::vector<const Key*> keys = KeysUnder(segments);
+    if (keys.empty()) {
+      segments.pop_back();
+      std::set<std::string> known;
+      for (const Key* key : KeysUnder(segments)) {
+        known.insert(std::string(Split(key->path)[segments.size()]));
+      }
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      return Err(where + ": unknown key (known here: " + list + ")");
+    }
+    const std::string_view segment = Split(keys.front()->path)[segments.size() - 1];
+    const bool placeholder = IsPlaceholder(segment);
+    if (placeholder) {
+      if (std::string why = CheckPlaceholderName(segment, name); !why.empty()) {
+        return Err(where + ": " + why);
+      }
+      names.push_back(name);
+    }
+    const Key* leaf = nullptr;
+    for (const Key* key : keys) {
+      if (Split(key->path).size() == segments.size()) leaf = key;
+    }
+    if (leaf != nullptr) {
+      if (std::string why = CheckValue(*leaf, value); !why.empty()) {
+        return Err(where + ": " + why);
+      }
+      leaf->apply(draft, names, value);
+    } else {
+      if (!value.is_object()) {
+        return Err(where + ": must be an object, got " + value.dump());
+      }
+      if (auto walked = Walk(value, segments, names, source, draft); !walked) return walked;
+    }
+    if (placeholder) names.pop_back();
+    segments.pop_back();
+  }
+  return std::monostate{};
+}
+
+Done ApplyFile(const std::string& path, Draft& draft) {
+  if (path.empty()) return std::monostate{};
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::monostate{};
+    return Err(path + ": cannot read: " + std::strerror(errno));
+  }
+  std::string text;
+  char buffer[8192];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Err(path + ": cannot read: " + std::strerror(errno));
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > kMaxFileSize) return Err(path + ": larger than 1 MB");
+  }
+  auto json = protocol::ParseJson(text);
+  if (!json) return Err(path + ": invalid JSON: " + json.error());
+  if (!json->is_object()) {
+    return Err(path + ": must be a JSON object, got " + std::string(json->type_name()));
+  }
+  std::vector<std::string> segments, names;
+  return Walk(*json, segments, names, path, draft);
+}
+
+// An environment variable's text as the JSON value its key expects.
+Result<Json, std::string> FromEnvironment(const Key& key, const std::string& text) {
+  switch (key.kind) {
+    case ValueKind::kPositiveInteger: {
+      std::int64_t number = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+      if (error != std::errc() || end != text.data() + text.size()) return Json(text);
+      return Json(number);
+    }
+    case ValueKind::kString:
+      return Json(text);
+    case ValueKind::kBoolean:
+      if (text == "1" || text == "true") return Json(true);
+      if (text == "0" || text == "false") return Json(false);
+      return Json(text);
+  }
+  return Err(std::string("unknown kind of value"));  // unreachable
+}
+
+Done ApplyEnvironment(const EnvLookup& env, Draft& draft) {
+  for (const Key& key : AllKeys()) {
+    if (key.env.empty()) continue;
+    const std::optional<std::string> text = env(std::string(key.env));
+    if (!text || text->empty()) continue;  // an empty variable counts as unset
+    auto value = FromEnvironment(key, *text);
+    const std::string where = "environment variable " + std::string(key.env);
+    if (!value) return Err(where + ": " + value.error());
+    if (std::string why = CheckValue(key, *value); !why.empty()) return Err(where + ": " + why);
+    key.apply(draft, {}, *value);
+  }
+  return std::monostate{};
+}
+
+std::string Getenv(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+std::string SystemConfigFile() {
+  // GNU convention: the prefix /usr keeps its configuration in /etc.
+  const std::string prefix = IKIGAI_INSTALL_PREFIX;
+  if (prefix == "/usr" || prefix == "/usr/") return "/etc/ikigai/config.json";
+  return prefix + "/etc/ikigai/config.json";
+}
+
+}  // namespace
+
+ConfigFiles DefaultConfigFiles() {
+  ConfigFiles files;
+  files.system = SystemConfigFile();
+  if (const std::string home = Getenv("HOME"); !home.empty()) {
+    files.user = home + "/.ikigai/config.json";
+  }
+  if (char* cwd = ::getcwd(nullptr, 0); cwd != nullptr) {
+    files.project = std::string(cwd) + "/.ikigai/config.json";
+    std::free(cwd);
+  }
+  return files;
+}
+
+Result<Config, std::string> LoadConfig(const ConfigFiles& files, const EnvLookup& env) {
+  Draft draft;
+  for (const std::string* path : {&files.system, &files.user, &files.project}) {
+    if (auto applied = ApplyFile(*path, draft); !applied) return Err(std::move(applied).error());
+  }
+  if (auto applied = ApplyEnvironment(env, draft); !applied) {
+    return Err(std::move(applied).error());
+  }
+  return Finish(std::move(draft));
+}
+
+Result<Config, std::string> LoadConfig(const ConfigFiles& files) {
+  return LoadConfig(files, [](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+  });
+}
+
+}  // namespace ikigai::config

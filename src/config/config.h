@@ -1,0 +1,46 @@
+// Configuration: JSON files layered system, user, project, then the
+// environment, then flags (DECISIONS §5). Unknown keys and bad values are
+// errors that name the file and the key, never silently ignored.
+//
+// Keys are declared once, in a table (config.cc): name, type, default,
+// check, description. docs/configuration.md lists the same keys.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "executor/executor.h"
+
+namespace ikigai::config {
+
+struct Config {
+  executor::ExecutorOptions tools;  // tool_timeout_ms, tool_output_limit_bytes, tools.<name>.*
+  std::chrono::milliseconds schema_timeout{1000};
+  // Later issues add: provider, model, keys, base URLs, rounds...
+};
+
+struct ConfigFiles {
+  std::string
+      system;        // PREFIX/etc/ikigai/config.json (/etc/ikigai/config.json when PREFIX is /usr)
+  std::string user;  // ~/.ikigai/config.json
+  std::string project;  // ./.ikigai/config.json
+};
+
+ConfigFiles DefaultConfigFiles();
+
+// Missing files (and empty paths) are fine; unreadable or invalid ones are
+// errors: "/home/u/.ikigai/config.json: tools.bash.timeout_ms: must be a
+// positive integer, got \"10\"". Later layers override earlier ones key by key.
+Result<Config, std::string> LoadConfig(const ConfigFiles& files);
+
+// The same with the environment given (for tests): `env(name)` is the
+// variable's value, or nullopt if it is not set.
+using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
+Result<Config, std::string> LoadConfig(const ConfigFiles& files, const EnvLookup& env);
+
+}  // namespace ikigai::config

@@ -1,0 +1,220 @@
+#include "config/config.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "config/keys.h"
+#include "testing/tool_runner.h"
+
+namespace ikigai::config {
+namespace {
+
+using std::chrono::milliseconds;
+using testing::TempDir;
+using testing::WriteFile;
+
+EnvLookup NoEnvironment() {
+  return [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+}
+
+EnvLookup Environment(std::map<std::string, std::string> vars) {
+  return [vars = std::move(vars)](const std::string& name) -> std::optional<std::string> {
+    auto it = vars.find(name);
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+class ConfigTest : public ::testing::Test {
+ protected:
+  ConfigFiles Files() const {
+    return {dir_ / "system.json", dir_ / "user.json", dir_ / "project.json"};
+  }
+  std::string Path(const std::string& layer) const { return dir_ / (layer + ".json"); }
+  void Write(const std::string& layer, const std::string& json) { WriteFile(Path(layer), json); }
+
+  Config Load(const EnvLookup& env = NoEnvironment()) {
+    auto config = LoadConfig(Files(), env);
+    EXPECT_TRUE(config.ok()) << config.error();
+    return config.ok() ? *config : Config{};
+  }
+  std::string LoadError(const EnvLookup& env = NoEnvironment()) {
+    auto config = LoadConfig(Files(), env);
+    EXPECT_FALSE(config.ok());
+    return config.ok() ? std::string() : config.error();
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(ConfigTest, DefaultsWithoutAnyFile) {
+  const Config config = Load();
+  EXPECT_EQ(config.tools.defaults.timeout, milliseconds(30000));
+  EXPECT_EQ(config.tools.defaults.output_limit, 65536u);
+  EXPECT_EQ(config.tools.defaults.stderr_limit, 8192u);
+  EXPECT_TRUE(config.tools.per_tool.empty());
+  EXPECT_EQ(config.schema_timeout, milliseconds(1000));
+}
+
+TEST_F(ConfigTest, EmptyPathsAreSkipped) {
+  auto config = LoadConfig(ConfigFiles{}, NoEnvironment());
+  ASSERT_TRUE(config.ok()) << config.error();
+  EXPECT_EQ(config->tools.defaults.timeout, milliseconds(30000));
+}
+
+TEST_F(ConfigTest, SystemFileSetsValues) {
+  Write("system", R"({"tool_timeout_ms": 5000, "tool_output_limit_bytes": 1024,
+                      "schema_timeout_ms": 250})");
+  const Config config = Load();
+  EXPECT_EQ(config.tools.defaults.timeout, milliseconds(5000));
+  EXPECT_EQ(config.tools.defaults.output_limit, 1024u);
+  EXPECT_EQ(config.schema_timeout, milliseconds(250));
+}
+
+TEST_F(ConfigTest, EachLayerOverridesThePreviousKeyByKey) {
+  Write("system", R"({"tool_timeout_ms": 1000, "tool_output_limit_bytes": 1000,
+                      "schema_timeout_ms": 1000})");
+  Write("user", R"({"tool_timeout_ms": 2000, "tool_output_limit_bytes": 2000})");
+  Write("project", R"({"tool_timeout_ms": 3000})");
+  Config config = Load();
+  EXPECT_EQ(config.tools.defaults.timeout, milliseconds(3000));  // project
+  EXPECT_EQ(config.tools.defaults.output_limit, 2000u);          // user
+  EXPECT_EQ(config.schema_timeout, milliseconds(1000));          // system
+
+  config = Load(Environment({{"IKIGAI_TOOL_TIMEOUT_MS", "4000"}}));
+  EXPECT_EQ(config.tools.defaults.timeout, milliseconds(4000));  // environment, last
+  EXPECT_EQ(config.tools.defaults.output_limit, 2000u);
+}
+
+TEST_F(ConfigTest, EnvironmentOverridesDefaults) {
+  EXPECT_EQ(Load(Environment({{"IKIGAI_TOOL_TIMEOUT_MS", "1500"}})).tools.defaults.timeout,
+            milliseconds(1500));
+  // Empty counts as unset.
+  EXPECT_EQ(Load(Environment({{"IKIGAI_TOOL_TIMEOUT_MS", ""}})).tools.defaults.timeout,
+            milliseconds(30000));
+}
+
+TEST_F(ConfigTest, BadEnvironmentValueIsAnError) {
+  EXPECT_EQ(LoadError(Environment({{"IKIGAI_TOOL_TIMEOUT_MS", "10s"}})),
+            "environment variable IKIGAI_TOOL_TIMEOUT_MS: must be a positive integer, got \"10s\"");
+  EXPECT_EQ(LoadError(Environment({{"IKIGAI_TOOL_TIMEOUT_MS", "0"}})),
+            "environment variable IKIGAI_TOOL_TIMEOUT_MS: must be a positive integer, got 0");
+}
+
+TEST_F(ConfigTest, PerToolOverridesFallBackOnTheFinalDefaults) {
+  Write("user", R"({"tools": {"bash": {"timeout_ms": 120000},
+                              "grep": {"output_limit_bytes": 4096}}})");
+  Write("project", R"({"tool_output_limit_bytes": 100000,
+                       "tools": {"bash": {"output_limit_bytes": 200000}}})");
+  const Config config = Load(Environment({{"IKIGAI_TOOL_TIMEOUT_MS", "7000"}}));
+  ASSERT_EQ(config.tools.per_tool.size(), 2u);
+  const executor::Limits& bash = config.tools.per_tool.at("bash");
+  EXPECT_EQ(bash.timeout, milliseconds(120000));  // user, kept under the project's file
+  EXPECT_EQ(bash.output_limit, 200000u);          // project
+  const executor::Limits& grep = config.tools.per_tool.at("grep");
+  EXPECT_EQ(grep.timeout, milliseconds(7000));  // the global default, set later
+  EXPECT_EQ(grep.output_limit, 4096u);
+  EXPECT_EQ(config.tools.defaults.output_limit, 100000u);
+}
+
+TEST_F(ConfigTest, UnknownKeyNamesFileAndKey) {
+  Write("user", R"({"tool_timeout": 5})");
+  EXPECT_EQ(LoadError(), Path("user") +
+                             ": tool_timeout: unknown key (known here: "
+                             "schema_timeout_ms, tool_output_limit_bytes, "
+                             "tool_timeout_ms, tools)");
+  Write("user", R"({"tools": {"bash": {"timeout": 5}}})");
+  EXPECT_EQ(LoadError(), Path("user") +
+                             ": tools.bash.timeout: unknown key (known here: "
+                             "output_limit_bytes, timeout_ms)");
+}
+
+TEST_F(ConfigTest, BadValuesNameFileAndKey) {
+  struct Case {
+    const char* json;
+    const char* error;
+  };
+  const Case cases[] = {
+      {R"({"tools": {"bash": {"timeout_ms": "10"}}})",
+       R"(tools.bash.timeout_ms: must be a positive integer, got "10")"},
+      {R"({"tool_timeout_ms": 0})", "tool_timeout_ms: must be a positive integer, got 0"},
+      {R"({"tool_timeout_ms": -5})", "tool_timeout_ms: must be a positive integer, got -5"},
+      {R"({"tool_timeout_ms": 1.5})", "tool_timeout_ms: must be a positive integer, got 1.5"},
+      {R"({"tool_timeout_ms": null})", "tool_timeout_ms: must be a positive integer, got null"},
+      {R"({"tool_output_limit_bytes": 16777217})",
+       "tool_output_limit_bytes: must be at most 16777216, got 16777217"},
+      {R"({"tools": 5})", "tools: must be an object, got 5"},
+      {R"({"tools": {"bash": []}})", "tools.bash: must be an object, got []"},
+      {R"({"tools": {"file-read": {"timeout_ms": 5}}})",
+       "tools.file-read: not a tool name (tool names use underscores: file_read)"},
+  };
+  for (const Case& c : cases) {
+    Write("project", c.json);
+    EXPECT_EQ(LoadError(), Path("project") + ": " + c.error) << c.json;
+  }
+}
+
+TEST_F(ConfigTest, InvalidJsonNamesFileAndPosition) {
+  Write("system", "{\n  \"tool_timeout_ms\": 5,\n}\n");
+  const std::string error = LoadError();
+  EXPECT_TRUE(error.starts_with(Path("system") + ": invalid JSON: parse error at line 3, column 1"))
+      << error;
+}
+
+TEST_F(ConfigTest, TopLevelMustBeAnObject) {
+  Write("user", "[1, 2]");
+  EXPECT_EQ(LoadError(), Path("user") + ": must be a JSON object, got array");
+}
+
+TEST_F(ConfigTest, UnreadableFileIsAnError) {
+  ::mkdir(Path("project").c_str(), 0755);  // a directory where the file should be
+  EXPECT_EQ(LoadError(), Path("project") + ": cannot read: Is a directory");
+}
+
+TEST(ConfigFilesTest, DefaultLocations) {
+  const ConfigFiles files = DefaultConfigFiles();
+  EXPECT_TRUE(files.system.ends_with("/etc/ikigai/config.json")) << files.system;
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && *home != '\0') {
+    EXPECT_EQ(files.user, std::string(home) + "/.ikigai/config.json");
+  }
+  EXPECT_EQ(files.project, std::filesystem::current_path().string() + "/.ikigai/config.json");
+}
+
+TEST(ConfigKeysTest, EveryKeyIsDocumented) {
+  const auto doc_path =
+      std::filesystem::path(__FILE__).parent_path() / "../../docs/configuration.md";
+  std::ifstream in(doc_path);
+  ASSERT_TRUE(in) << doc_path;
+  std::stringstream doc;
+  doc << in.rdbuf();
+  for (const Key& key : AllKeys()) {
+    const std::string row = "| `" + std::string(key.path) + "` | " + std::string(key.default_value);
+    EXPECT_NE(doc.str().find(row), std::string::npos) << "docs/configuration.md lacks: " << row;
+    if (!key.env.empty()) {
+      EXPECT_NE(doc.str().find("`" + std::string(key.env) + "`"), std::string::npos) << key.env;
+    }
+  }
+}
+
+TEST(ConfigKeysTest, EnvironmentVariablesOnlyForPlainKeys) {
+  // A <placeholder> key has no name to apply an environment value to.
+  for (const Key& key : AllKeys()) {
+    if (!key.env.empty()) {
+      EXPECT_EQ(key.path.find('<'), std::string_view::npos) << key.path;
+    }
+  }
+}
+
+TEST_F(ConfigTest, EmptyToolsObjectChangesNothing) {
+  Write("project", R"({"tools": {}})");
+  EXPECT_TRUE(Load().tools.per_tool.empty());
+}
+
+}  // namespace
+}  // namespace ikigai::config

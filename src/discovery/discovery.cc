@@ -1,0 +1,187 @@
+// Discovery: the three directories scanned, the winner of each name asked
+// for its schema, all at once.
+//
+// Scanning is cheap and done in order of precedence (system, user,
+// project), a later directory's tool replacing an earlier one of the same
+// name, so that only winners are started. Every winner's "--schema" then
+// runs in one spawning::RunAll, which enforces the time and size limits;
+// the scan costs about as long as the slowest tool. Each outcome becomes a
+// Tool or a DiscoveryFailure with its reason.
+#include "discovery/discovery.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <utility>
+
+#include "discovery/scan.h"
+#include "spawning/run_many.h"
+
+namespace ikigai::discovery {
+namespace {
+
+using registry::DiscoveryFailure;
+using registry::Source;
+using registry::Tool;
+
+struct Winner {
+  Candidate candidate;
+  Source source;
+};
+
+std::string CurrentDirectory() {
+  char* cwd = ::getcwd(nullptr, 0);
+  if (cwd == nullptr) return ".";
+  std::string dir(cwd);
+  std::free(cwd);
+  return dir;
+}
+
+std::string SystemDirectory() {
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::filesystem::path dir =
+        (exe.parent_path() / ".." / IKIGAI_LIBEXEC_SUBDIR).lexically_normal();
+    if (std::filesystem::is_directory(dir, error)) return dir.string();
+  }
+  return std::string(IKIGAI_INSTALL_PREFIX) + "/" + IKIGAI_LIBEXEC_SUBDIR;
+}
+
+// The same directory named twice (ikigai started in $HOME: project is user)
+// is scanned once, under the lower precedence.
+std::string Identity(const std::string& dir) {
+  std::error_code error;
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(dir, error);
+  return error ? dir : canonical.string();
+}
+
+std::string SizeText(std::size_t bytes) {
+  if (bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KB";
+  return std::to_string(bytes) + " bytes";
+}
+
+std::string LastLine(const std::string& text) {
+  const std::size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return {};
+  const std::size_t start = text.rfind('\n', end);
+  std::string line = text.substr(start == std::string::npos ? 0 : start + 1,
+                                 end + 1 - (start == std::string::npos ? 0 : start + 1));
+  constexpr std::size_t kMaxDetail = 300;
+  if (line.size() > kMaxDetail) line = line.substr(0, kMaxDetail) + "...";
+  return line;
+}
+
+// Why a --schema run gives no tool, or empty if its output is to be parsed.
+std::string RunFailure(const spawning::JobOutcome& outcome, const DiscoveryOptions& options) {
+  switch (outcome.end) {
+    case spawning::JobEnd::kExited:
+      return outcome.exit_code == 0 ? "" : "exit code " + std::to_string(outcome.exit_code);
+    case spawning::JobEnd::kSignaled:
+      return "killed by signal " + std::to_string(outcome.term_signal);
+    case spawning::JobEnd::kTimedOut:
+      return "timeout";
+    case spawning::JobEnd::kOutputTooLarge:
+      return "schema larger than " + SizeText(options.schema_limit);
+    case spawning::JobEnd::kCancelled:
+      return "cancelled";
+    case spawning::JobEnd::kSpawnFailed:
+      return "cannot start: " + outcome.spawn_error;
+  }
+  return "unknown outcome";  // unreachable: every JobEnd is handled above
+}
+
+}  // namespace
+
+std::string ToolNameFromFile(std::string_view file_name) {
+  constexpr std::string_view kSuffix = "-tool";
+  if (file_name.size() <= kSuffix.size() || !file_name.ends_with(kSuffix)) return {};
+  std::string name(file_name.substr(0, file_name.size() - kSuffix.size()));
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  return name;
+}
+
+Directories DefaultDirectories() {
+  Directories dirs;
+  dirs.system = SystemDirectory();
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    dirs.user = std::string(home) + "/.ikigai/tools";
+  }
+  dirs.project = CurrentDirectory() + "/.ikigai/tools";
+  return dirs;
+}
+
+registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& options) {
+  std::vector<DiscoveryFailure> failures;
+  std::map<std::string, Winner> winners;
+  std::vector<std::string> scanned;
+  const std::pair<const std::string*, Source> layers[] = {{&dirs.system, Source::kSystem},
+                                                          {&dirs.user, Source::kUser},
+                                                          {&dirs.project, Source::kProject}};
+  for (const auto& [dir, source] : layers) {
+    if (dir->empty()) continue;
+    std::string identity = Identity(*dir);
+    if (std::find(scanned.begin(), scanned.end(), identity) != scanned.end()) continue;
+    scanned.push_back(std::move(identity));
+    Scan scan = ScanDirectory(*dir);
+    for (auto& failure : scan.failures) failures.push_back(std::move(failure));
+    for (auto& candidate : scan.tools) {
+      std::string name = candidate.name;
+      winners.insert_or_assign(std::move(name), Winner{std::move(candidate), source});
+    }
+  }
+
+  std::vector<spawning::Job> jobs;
+  jobs.reserve(winners.size());
+  const std::vector<std::string> env = spawning::EnvironmentWith({});
+  for (const auto& [name, winner] : winners) {
+    spawning::Job job;
+    job.spawn.path = winner.candidate.path;
+    job.spawn.argv = {winner.candidate.path, "--schema"};
+    job.spawn.env = env;
+    job.spawn.pipe_stdin = false;
+    job.stdout_limit = options.schema_limit;
+    job.stderr_limit = 4096;
+    job.timeout = options.schema_timeout;
+    jobs.push_back(std::move(job));
+  }
+  const std::vector<spawning::JobOutcome> outcomes = spawning::RunAll(jobs);
+
+  std::vector<Tool> tools;
+  std::size_t i = 0;
+  for (auto& [name, winner] : winners) {
+    const spawning::JobOutcome& outcome = outcomes[i++];
+    auto fail = [&](std::string reason) {
+      failures.push_back({name, winner.candidate.path, std::move(reason), LastLine(outcome.err)});
+    };
+    if (std::string why = RunFailure(outcome, options); !why.empty()) {
+      fail(std::move(why));
+      continue;
+    }
+    auto schema = protocol::ParseSchema(outcome.out);
+    if (!schema) {
+      // ParseSchema's own words for text that is not JSON start "invalid JSON: ".
+      const std::string& error = schema.error();
+      fail(error.starts_with("invalid JSON: ") ? error : "invalid schema: " + error);
+      continue;
+    }
+    Tool tool;
+    tool.name = name;
+    tool.path = std::move(winner.candidate.path);
+    tool.source = winner.source;
+    tool.schema = std::move(*schema);
+    if (tool.schema.name != tool.name) {
+      tool.warnings.push_back("schema name '" + tool.schema.name +
+                              "' differs from file name; registered as '" + tool.name + "'");
+    }
+    tools.push_back(std::move(tool));
+  }
+  return registry::Registry(std::move(tools), std::move(failures));
+}
+
+}  // namespace ikigai::discovery

@@ -1,0 +1,220 @@
+// Turns a batch of calls into jobs for one RunAll, and each outcome into
+// the wrapper the model sees. Calls that cannot run (unknown tool,
+// arguments not an object) are answered without a process.
+#include "executor/executor.h"
+
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "base/utf8.h"
+#include "protocol/parse_json.h"
+#include "protocol/wrapper.h"
+#include "spawning/run_many.h"
+
+namespace ikigai::executor {
+namespace {
+
+using nlohmann::json;
+using spawning::JobEnd;
+using spawning::JobOutcome;
+namespace code = protocol::wrapper_code;
+
+// How much of a failed call's stdout the model sees: enough to show what
+// went wrong, little enough not to flood the conversation.
+constexpr std::size_t kStdoutExcerpt = 2 * 1024;
+constexpr std::string_view kCancelled = "CANCELLED";
+
+std::string Quoted(std::string_view tool) { return "Tool '" + std::string(tool) + "'"; }
+
+// "30 s", "1.5 s", "300 ms".
+std::string Duration(std::chrono::milliseconds ms) {
+  const auto n = ms.count();
+  if (n < 1000) return std::to_string(n) + " ms";
+  if (n % 1000 == 0) return std::to_string(n / 1000) + " s";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(n) / 1000);
+  return text;
+}
+
+// "64 KB", "1 MB", "1000 bytes".
+std::string Size(std::size_t bytes) {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0) {
+    return std::to_string(bytes / (1024 * 1024)) + " MB";
+  }
+  if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KB";
+  return std::to_string(bytes) + " bytes";
+}
+
+// Valid UTF-8, at most `max` bytes, not cut inside a character.
+std::string Excerpt(std::string_view bytes, std::size_t max) {
+  std::string text = utf8::Repair(bytes);
+  text.resize(utf8::SafePrefixLength(text, max));
+  return text;
+}
+
+std::string SignalName(int sig) {
+  const char* abbrev = ::sigabbrev_np(sig);
+  return abbrev != nullptr ? " (SIG" + std::string(abbrev) + ")" : "";
+}
+
+json NotFound(const registry::Registry& registry, std::string_view tool) {
+  std::string message = Quoted(tool) + " not found.";
+  if (registry.tools().empty()) {
+    message += " No tools are available.";
+  } else {
+    message += " Available tools: ";
+    for (std::size_t i = 0; i < registry.tools().size(); ++i) {
+      if (i > 0) message += ", ";
+      message += registry.tools()[i].name;
+    }
+    message += ".";
+  }
+  return protocol::WrapFailure(code::kToolNotFound, std::move(message));
+}
+
+json NotAnObject(std::string_view tool, const json& arguments) {
+  return protocol::WrapFailure(code::kInvalidParams,
+                               "Arguments for " + Quoted(tool) + " must be a JSON object, not " +
+                                   arguments.type_name() +
+                                   ". Send the parameters as an object: {\"name\": value, ...}.");
+}
+
+// A failure that carries what the tool printed.
+json WithOutput(json wrapped, const JobOutcome& o, bool with_stdout, std::size_t stderr_limit) {
+  if (with_stdout) wrapped["stdout"] = Excerpt(o.out, kStdoutExcerpt);
+  wrapped["stderr"] = Excerpt(o.err, stderr_limit);
+  return wrapped;
+}
+
+json FromExit(std::string_view tool, const JobOutcome& o, const Limits& limits) {
+  if (o.exit_code != 0) {
+    json wrapped = protocol::WrapFailure(
+        code::kToolCrashed,
+        Quoted(tool) + " crashed with exit code " + std::to_string(o.exit_code) +
+            ". See stderr for the cause; do not retry the same call unchanged.");
+    wrapped["exit_code"] = o.exit_code;
+    return WithOutput(std::move(wrapped), o, true, limits.stderr_limit);
+  }
+  const std::string text = utf8::Repair(o.out);
+  std::string problem;
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    problem = "printed nothing on stdout";
+  } else if (auto parsed = protocol::ParseJson(text); !parsed) {
+    problem = "printed invalid output (" + parsed.error() + ")";
+  } else if (!parsed->is_object()) {
+    problem = std::string("printed a JSON ") + parsed->type_name() + ", not an object";
+  } else {
+    return protocol::WrapSuccess(std::move(*parsed));
+  }
+  return WithOutput(protocol::WrapFailure(code::kInvalidOutput,
+                                          Quoted(tool) + " " + problem +
+                                              ". A tool must print exactly one JSON object; "
+                                              "this is a fault in the tool."),
+                    o, true, limits.stderr_limit);
+}
+
+json Wrap(std::string_view tool, const JobOutcome& o, const Limits& limits) {
+  switch (o.end) {
+    case JobEnd::kExited:
+      return FromExit(tool, o, limits);
+    case JobEnd::kSignaled: {
+      json wrapped = protocol::WrapFailure(
+          code::kToolCrashed, Quoted(tool) + " was killed by signal " +
+                                  std::to_string(o.term_signal) + SignalName(o.term_signal) +
+                                  ". See stderr for the cause; do not retry the same call "
+                                  "unchanged.");
+      wrapped["exit_code"] = 128 + o.term_signal;
+      return WithOutput(std::move(wrapped), o, true, limits.stderr_limit);
+    }
+    case JobEnd::kTimedOut:
+      return WithOutput(
+          protocol::WrapFailure(code::kToolTimeout,
+                                Quoted(tool) + " timed out after " + Duration(limits.timeout) +
+                                    "; it was stopped. Partial output, if any, is in stdout; try a "
+                                    "smaller or narrower request."),
+          o, true, limits.stderr_limit);
+    case JobEnd::kOutputTooLarge:
+      return WithOutput(
+          protocol::WrapFailure(code::kOutputTooLarge,
+                                Quoted(tool) + " printed more than " + Size(limits.output_limit) +
+                                    "; it was stopped and its output dropped. "
+                                    "Ask for less (a narrower pattern, a smaller "
+                                    "range, a limit)."),
+          o, false, limits.stderr_limit);
+    case JobEnd::kCancelled:
+      return WithOutput(
+          protocol::WrapFailure(kCancelled, Quoted(tool) + " was cancelled by the user; it was "
+                                                           "stopped."),
+          o, true, limits.stderr_limit);
+    case JobEnd::kSpawnFailed:
+      return protocol::WrapFailure(code::kToolCrashed,
+                                   Quoted(tool) + " could not be started (" + o.spawn_error +
+                                       "). Its file may have changed since the tools were "
+                                       "scanned; use another tool.");
+  }
+  std::fputs("ikigai: bug: unknown JobEnd\n", stderr);
+  std::abort();
+}
+
+}  // namespace
+
+const Limits& Executor::LimitsFor(std::string_view tool) const {
+  auto it = options_.per_tool.find(tool);
+  return it != options_.per_tool.end() ? it->second : options_.defaults;
+}
+
+std::vector<CallResult> Executor::Run(const registry::Registry& registry,
+                                      const std::vector<Call>& calls, int cancel_fd) const {
+  std::vector<CallResult> results(calls.size());
+  std::vector<spawning::Job> jobs;
+  std::vector<std::size_t> job_call;  // jobs[k] runs calls[job_call[k]]
+  std::map<std::chrono::milliseconds::rep, std::vector<std::string>> env_by_timeout;
+
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const Call& call = calls[i];
+    results[i].id = call.id;
+    results[i].tool = call.tool;
+    const registry::Tool* tool = registry.Find(call.tool);
+    if (tool == nullptr) {
+      results[i].wrapped = NotFound(registry, call.tool);
+      continue;
+    }
+    if (!call.arguments.is_object()) {
+      results[i].wrapped = NotAnObject(call.tool, call.arguments);
+      continue;
+    }
+    const Limits& limits = LimitsFor(call.tool);
+    const auto ms = limits.timeout.count();
+    auto env = env_by_timeout.find(ms);
+    if (env == env_by_timeout.end()) {
+      env =
+          env_by_timeout
+              .emplace(ms,
+                       spawning::EnvironmentWith({{"IKIGAI_TOOL_DEADLINE_MS", std::to_string(ms)}}))
+              .first;
+    }
+    spawning::Job job;
+    job.spawn.path = tool->path;
+    job.spawn.argv = {tool->path};
+    job.spawn.env = env->second;
+    job.input = call.arguments.dump(-1, ' ', false, json::error_handler_t::replace);
+    job.stdout_limit = limits.output_limit;
+    job.stderr_limit = limits.stderr_limit;
+    job.timeout = limits.timeout;
+    jobs.push_back(std::move(job));
+    job_call.push_back(i);
+  }
+
+  const std::vector<JobOutcome> outcomes = spawning::RunAll(jobs, cancel_fd);
+  for (std::size_t k = 0; k < outcomes.size(); ++k) {
+    CallResult& result = results[job_call[k]];
+    result.wrapped = Wrap(result.tool, outcomes[k], LimitsFor(result.tool));
+    result.elapsed = outcomes[k].elapsed;
+  }
+  return results;
+}
+
+}  // namespace ikigai::executor

@@ -1,0 +1,65 @@
+// Running tool calls: the host's side of a call (seeds/001 Execution Flow,
+// DECISIONS §3).
+//
+// A batch of calls (the tool calls of one model turn) runs at once in one
+// event loop (spawning::RunAll). Each call: look the tool up (TOOL_NOT_FOUND),
+// write the arguments to its stdin, read one JSON object from its stdout,
+// and wrap the outcome for the model: {"tool_success": true, "result": ...}
+// or a failure with TOOL_TIMEOUT, TOOL_CRASHED (exit code or signal, partial
+// stdout, stderr), INVALID_OUTPUT, OUTPUT_TOO_LARGE, INVALID_PARAMS.
+// The tool gets IKIGAI_TOOL_DEADLINE_MS in its environment.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "registry/registry.h"
+
+namespace ikigai::executor {
+
+struct Limits {
+  std::chrono::milliseconds timeout{30000};
+  std::size_t output_limit = 64 * 1024;   // stdout bytes
+  std::size_t stderr_limit = 8 * 1024;
+};
+
+struct ExecutorOptions {
+  Limits defaults;
+  std::map<std::string, Limits, std::less<>> per_tool;  // by tool name
+};
+
+struct Call {
+  std::string id;               // the model's call id, returned as is
+  std::string tool;             // tool name
+  nlohmann::json arguments;     // should be an object
+};
+
+struct CallResult {
+  std::string id;
+  std::string tool;
+  nlohmann::json wrapped;       // what the model sees
+  std::chrono::microseconds elapsed{0};
+};
+
+class Executor {
+ public:
+  explicit Executor(ExecutorOptions options) : options_(std::move(options)) {}
+
+  // Runs the calls concurrently; results in the order of `calls`. A readable
+  // `cancel_fd` stops the calls still running (wrapped as TOOL_TIMEOUT-like
+  // cancellations with error_code "CANCELLED").
+  std::vector<CallResult> Run(const registry::Registry& registry, const std::vector<Call>& calls,
+                              int cancel_fd = -1) const;
+
+  const Limits& LimitsFor(std::string_view tool) const;
+
+ private:
+  ExecutorOptions options_;
+};
+
+}  // namespace ikigai::executor

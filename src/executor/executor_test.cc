@@ -1,0 +1,344 @@
+#include "executor/executor.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "spawning/test_processes.h"
+#include "testing/tool_runner.h"
+
+namespace ikigai::executor {
+namespace {
+
+using ikigai::testing::TempDir;
+using nlohmann::json;
+using spawning::test::Script;
+using std::chrono::milliseconds;
+
+// A directory of fault tools, and a registry of them.
+class ExecutorTest : public ::testing::Test {
+ protected:
+  // Registers a /bin/sh tool; its body may use $DIR (this test's directory).
+  void AddTool(const std::string& name, const std::string& body) {
+    Tool(name, Script(dir_, name + "-tool", "DIR=" + dir_.path() + "\n" + body));
+  }
+  void Tool(const std::string& name, const std::string& path) {
+    registry::Tool tool;
+    tool.name = name;
+    tool.path = path;
+    tool.source = registry::Source::kProject;
+    tool.schema.name = name;
+    tools_.push_back(std::move(tool));
+  }
+  registry::Registry Registry() const { return registry::Registry(tools_, {}); }
+
+  std::vector<CallResult> Run(const std::vector<Call>& calls, ExecutorOptions options = {},
+                              int cancel_fd = -1) {
+    return Executor(std::move(options)).Run(Registry(), calls, cancel_fd);
+  }
+  json RunOne(const std::string& tool, json arguments = json::object(),
+              ExecutorOptions options = {}) {
+    auto results = Run({{"call-1", tool, std::move(arguments)}}, std::move(options));
+    EXPECT_EQ(results.size(), 1u);
+    EXPECT_EQ(results.at(0).id, "call-1");
+    return results.at(0).wrapped;
+  }
+  static ExecutorOptions WithTimeout(milliseconds timeout) {
+    ExecutorOptions options;
+    options.defaults.timeout = timeout;
+    return options;
+  }
+
+  TempDir dir_;
+  std::vector<registry::Tool> tools_;
+};
+
+TEST_F(ExecutorTest, WrapsTheObjectAGoodToolPrints) {
+  AddTool("good", R"(printf '{"echo":'; cat; printf '}\n')");
+  const json wrapped = RunOne("good", {{"text", "hi"}, {"n", 2}});
+  EXPECT_EQ(wrapped, json::parse(R"({"tool_success": true,
+                                     "result": {"echo": {"text": "hi", "n": 2}}})"));
+}
+
+TEST_F(ExecutorTest, RoundTripsAMegabyteOfArguments) {
+  AddTool("good", R"(printf '{"echo":'; cat; printf '}')");
+  std::string text(1 << 20, ' ');
+  for (std::size_t i = 0; i < text.size(); ++i) text[i] = static_cast<char>('a' + i % 26);
+  ExecutorOptions options;
+  options.per_tool["good"].output_limit = 2 << 20;
+  const json wrapped = RunOne("good", {{"text", text}}, options);
+  ASSERT_EQ(wrapped["tool_success"], true) << wrapped.dump().substr(0, 500);
+  EXPECT_TRUE(wrapped["result"]["echo"]["text"] == text);
+}
+
+TEST_F(ExecutorTest, ToolThatNeverReadsAMegabyteOfArgumentsFinishes) {
+  AddTool("deaf", R"(sleep 0.1; printf '{"ok": true}')");
+  const json wrapped = RunOne("deaf", {{"text", std::string(1 << 20, 'x')}});
+  EXPECT_EQ(wrapped, json::parse(R"({"tool_success": true, "result": {"ok": true}})"));
+}
+
+TEST_F(ExecutorTest, UnknownToolNamesTheAvailableOnes) {
+  AddTool("zeta", "printf '{}'");
+  AddTool("alpha", "printf '{}'");
+  const json wrapped = RunOne("foo");
+  EXPECT_EQ(wrapped["tool_success"], false);
+  EXPECT_EQ(wrapped["error_code"], "TOOL_NOT_FOUND");
+  EXPECT_EQ(wrapped["error"], "Tool 'foo' not found. Available tools: alpha, zeta.");
+}
+
+TEST_F(ExecutorTest, ArgumentsMustBeAnObject) {
+  AddTool("marker", "touch $DIR/ran; printf '{}'");
+  const json wrapped = RunOne("marker", json::array({1, 2}));
+  EXPECT_EQ(wrapped["tool_success"], false);
+  EXPECT_EQ(wrapped["error_code"], "INVALID_PARAMS");
+  EXPECT_NE(wrapped["error"].get<std::string>().find("must be a JSON object, not array"),
+            std::string::npos)
+      << wrapped;
+  EXPECT_NE(::access((dir_ / "ran").c_str(), F_OK), 0);  // the tool did not run
+}
+
+TEST_F(ExecutorTest, TimeoutStopsTheToolAndItsChildren) {
+  AddTool("sleepy", "printf partial; sleep 30 & echo $! > $DIR/pid; wait");
+  const auto start = std::chrono::steady_clock::now();
+  const json wrapped = RunOne("sleepy", json::object(), WithTimeout(milliseconds(300)));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(5000));
+  EXPECT_EQ(wrapped["tool_success"], false);
+  EXPECT_EQ(wrapped["error_code"], "TOOL_TIMEOUT");
+  EXPECT_EQ(wrapped["error"].get<std::string>().rfind(
+                "Tool 'sleepy' timed out after 300 ms; it was stopped.", 0),
+            0u)
+      << wrapped;
+  EXPECT_EQ(wrapped["stdout"], "partial");
+  const pid_t sleeper = spawning::test::ReadPid(dir_ / "pid");
+  ASSERT_GT(sleeper, 0);
+  EXPECT_TRUE(spawning::test::DiesWithin(sleeper, milliseconds(2000)));
+}
+
+TEST_F(ExecutorTest, TimeoutMessageInSeconds) {
+  AddTool("sleepy", "sleep 30");
+  const json wrapped = RunOne("sleepy", json::object(), WithTimeout(milliseconds(1000)));
+  EXPECT_EQ(wrapped["error"].get<std::string>().rfind(
+                "Tool 'sleepy' timed out after 1 s; it was stopped.", 0),
+            0u)
+      << wrapped;
+}
+
+TEST_F(ExecutorTest, DeathBySignalIsACrash) {
+  AddTool("segv", "kill -SEGV $$");
+  const json wrapped = RunOne("segv");
+  EXPECT_EQ(wrapped["tool_success"], false);
+  EXPECT_EQ(wrapped["error_code"], "TOOL_CRASHED");
+  EXPECT_EQ(wrapped["error"].get<std::string>().rfind(
+                "Tool 'segv' was killed by signal 11 (SIGSEGV).", 0),
+            0u)
+      << wrapped;
+  EXPECT_EQ(wrapped["exit_code"], 128 + 11);
+}
+
+TEST_F(ExecutorTest, NonZeroExitIsACrashWithStdoutAndStderr) {
+  AddTool("three", "printf 'half an answer'; echo 'something broke' >&2; exit 3");
+  const json wrapped = RunOne("three");
+  EXPECT_EQ(wrapped["tool_success"], false);
+  EXPECT_EQ(wrapped["error_code"], "TOOL_CRASHED");
+  EXPECT_EQ(wrapped["error"].get<std::string>().rfind("Tool 'three' crashed with exit code 3.", 0),
+            0u)
+      << wrapped;
+  EXPECT_EQ(wrapped["exit_code"], 3);
+  EXPECT_EQ(wrapped["stdout"], "half an answer");
+  EXPECT_EQ(wrapped["stderr"], "something broke\n");
+}
+
+TEST_F(ExecutorTest, StderrIsCappedAt8KB) {
+  AddTool("noisy", "head -c 100000 /dev/zero | tr '\\0' e >&2; exit 1");
+  const json wrapped = RunOne("noisy");
+  EXPECT_EQ(wrapped["error_code"], "TOOL_CRASHED");
+  EXPECT_EQ(wrapped["stderr"], std::string(8 * 1024, 'e'));
+}
+
+TEST_F(ExecutorTest, NonJsonOutputIsInvalid) {
+  AddTool("prose", "echo 'Here is your answer: 42'");
+  const json wrapped = RunOne("prose");
+  EXPECT_EQ(wrapped["tool_success"], false);
+  EXPECT_EQ(wrapped["error_code"], "INVALID_OUTPUT");
+  EXPECT_EQ(wrapped["stdout"], "Here is your answer: 42\n");
+  EXPECT_TRUE(wrapped.contains("stderr"));
+}
+
+TEST_F(ExecutorTest, TwoObjectsAreInvalid) {
+  AddTool("twice", R"(echo '{"a": 1}'; echo '{"b": 2}')");
+  const json wrapped = RunOne("twice");
+  EXPECT_EQ(wrapped["error_code"], "INVALID_OUTPUT");
+  EXPECT_EQ(wrapped["stdout"], "{\"a\": 1}\n{\"b\": 2}\n");
+}
+
+TEST_F(ExecutorTest, AJsonValueThatIsNotAnObjectIsInvalid) {
+  AddTool("array", "echo '[1, 2]'");
+  const json wrapped = RunOne("array");
+  EXPECT_EQ(wrapped["error_code"], "INVALID_OUTPUT");
+  EXPECT_NE(wrapped["error"].get<std::string>().find("printed a JSON array, not an object"),
+            std::string::npos)
+      << wrapped;
+}
+
+TEST_F(ExecutorTest, InvalidOutputShowsOnlyTheStartOfStdout) {
+  AddTool("verbose", "head -c 30000 /dev/zero | tr '\\0' v");
+  const json wrapped = RunOne("verbose");
+  EXPECT_EQ(wrapped["error_code"], "INVALID_OUTPUT");
+  EXPECT_EQ(wrapped["stdout"], std::string(2048, 'v'));
+}
+
+TEST_F(ExecutorTest, SurroundingWhitespaceIsFineAndInvalidUtf8IsRepaired) {
+  AddTool("latin1", R"(printf '\n  {"name": "caf\351"}  \n\n')");
+  const json wrapped = RunOne("latin1");
+  ASSERT_EQ(wrapped["tool_success"], true) << wrapped;
+  EXPECT_EQ(wrapped["result"]["name"], "caf\xEF\xBF\xBD");
+}
+
+TEST_F(ExecutorTest, TenMegabytesIsTooLarge) {
+  AddTool("flood", "head -c 10000000 /dev/zero | tr '\\0' x; sleep 30");
+  const auto start = std::chrono::steady_clock::now();
+  const json wrapped = RunOne("flood");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(5000));
+  EXPECT_EQ(wrapped["tool_success"], false);
+  EXPECT_EQ(wrapped["error_code"], "OUTPUT_TOO_LARGE");
+  EXPECT_EQ(wrapped["error"].get<std::string>().rfind(
+                "Tool 'flood' printed more than 64 KB; it was stopped and its output dropped.", 0),
+            0u)
+      << wrapped;
+  EXPECT_FALSE(wrapped.contains("stdout"));
+}
+
+TEST_F(ExecutorTest, BackgroundChildHoldingStdoutDoesNotDelayTheResult) {
+  AddTool("forker", "(sleep 30 & echo $! > $DIR/pid); printf '{\"done\": true}'");
+  const auto start = std::chrono::steady_clock::now();
+  const json wrapped = RunOne("forker");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(5000));
+  EXPECT_EQ(wrapped, json::parse(R"({"tool_success": true, "result": {"done": true}})"));
+  const pid_t sleeper = spawning::test::ReadPid(dir_ / "pid");
+  ASSERT_GT(sleeper, 0);
+  EXPECT_TRUE(spawning::test::DiesWithin(sleeper, milliseconds(2000)));
+}
+
+TEST_F(ExecutorTest, ClosingStdoutEarly) {
+  AddTool("mute", "exec 1>&-; sleep 0.2");
+  AddTool("terse", "printf '{\"said\": 1}'; exec 1>&-; sleep 0.2");
+  auto results = Run({{"a", "mute", json::object()}, {"b", "terse", json::object()}});
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].wrapped["error_code"], "INVALID_OUTPUT");
+  EXPECT_NE(results[0].wrapped["error"].get<std::string>().find("printed nothing"),
+            std::string::npos);
+  EXPECT_EQ(results[1].wrapped, json::parse(R"({"tool_success": true, "result": {"said": 1}})"));
+}
+
+TEST_F(ExecutorTest, ToolKnowsItsDeadline) {
+  AddTool("clock", R"(printf '{"deadline": "%s"}' "$IKIGAI_TOOL_DEADLINE_MS")");
+  const json wrapped = RunOne("clock", json::object(), WithTimeout(milliseconds(1234)));
+  EXPECT_EQ(wrapped["result"]["deadline"], "1234");
+}
+
+TEST_F(ExecutorTest, PerToolLimitsOverrideTheDefaults) {
+  const std::string body = R"(printf '{"deadline": "%s", "pad": "' "$IKIGAI_TOOL_DEADLINE_MS"; )"
+                           R"(head -c 100000 /dev/zero | tr '\0' p; printf '"}')";
+  AddTool("big", body);
+  AddTool("small", body);
+  ExecutorOptions options;
+  options.defaults.timeout = milliseconds(5000);
+  options.per_tool["big"] = Limits{milliseconds(7000), 200 * 1024, 8 * 1024};
+  const Executor executor(options);
+  EXPECT_EQ(executor.LimitsFor("big").output_limit, 200u * 1024);
+  EXPECT_EQ(executor.LimitsFor("small").output_limit, 64u * 1024);
+  auto results =
+      executor.Run(Registry(), {{"1", "big", json::object()}, {"2", "small", json::object()}});
+  ASSERT_EQ(results.size(), 2u);
+  ASSERT_EQ(results[0].wrapped["tool_success"], true) << results[0].wrapped.dump().substr(0, 300);
+  EXPECT_EQ(results[0].wrapped["result"]["deadline"], "7000");
+  EXPECT_EQ(results[1].wrapped["error_code"], "OUTPUT_TOO_LARGE");
+}
+
+TEST_F(ExecutorTest, HundredCallsAtOnceKeepTheirIdsAndOrder) {
+  AddTool("nap", R"sh(sleep 0.2; printf '{"n": %s}' "$(cat)")sh");
+  AddTool("quick", R"(printf '{"quick": true}')");
+  std::vector<Call> calls;
+  for (int i = 0; i < 100; ++i) {
+    calls.push_back({"id-" + std::to_string(i), i % 10 == 9 ? "quick" : "nap", json(i)});
+    if (i % 10 != 9) calls.back().arguments = {{"i", i}};
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto results = Run(calls);
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_EQ(results.size(), 100u);
+  for (int i = 0; i < 100; ++i) {
+    const CallResult& r = results[i];
+    EXPECT_EQ(r.id, "id-" + std::to_string(i));
+    EXPECT_EQ(r.tool, calls[i].tool);
+    if (i % 10 == 9) {
+      // Arguments not an object (a bare number), answered without a process.
+      EXPECT_EQ(r.wrapped["error_code"], "INVALID_PARAMS") << r.wrapped;
+    } else {
+      ASSERT_EQ(r.wrapped["tool_success"], true) << r.wrapped;
+      EXPECT_EQ(r.wrapped["result"]["n"], calls[i].arguments);
+      EXPECT_GT(r.elapsed, milliseconds(150));
+    }
+  }
+  EXPECT_LT(took, milliseconds(15000));  // 18 s one after another
+}
+
+TEST_F(ExecutorTest, CancelStopsRunningCalls) {
+  AddTool("sleepy", "sleep 30");
+  AddTool("quick", "printf '{}'");
+  int cancel[2];
+  ASSERT_EQ(::pipe(cancel), 0);
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(milliseconds(300));
+    ASSERT_EQ(::write(cancel[1], "x", 1), 1);
+  });
+  const auto start = std::chrono::steady_clock::now();
+  auto results = Run({{"1", "sleepy", json::object()},
+                      {"2", "quick", json::object()},
+                      {"3", "sleepy", json::object()}},
+                     {}, cancel[0]);
+  canceller.join();
+  ::close(cancel[0]);
+  ::close(cancel[1]);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(5000));
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].wrapped["error_code"], "CANCELLED");
+  EXPECT_EQ(results[0].wrapped["tool_success"], false);
+  EXPECT_EQ(results[1].wrapped["tool_success"], true);
+  EXPECT_EQ(results[2].wrapped["error_code"], "CANCELLED");
+}
+
+TEST_F(ExecutorTest, ToolThatCannotStartIsACrashWithTheReason) {
+  Tool("gone", dir_ / "gone-tool");
+  const json wrapped = RunOne("gone");
+  EXPECT_EQ(wrapped["error_code"], "TOOL_CRASHED");
+  EXPECT_NE(wrapped["error"].get<std::string>().find("exec " + (dir_ / "gone-tool") +
+                                                     ": No such file or directory"),
+            std::string::npos)
+      << wrapped;
+}
+
+TEST_F(ExecutorTest, NoDescriptorsOrChildrenLeftAfterAThousandCalls) {
+  AddTool("ok", R"(printf '{"ok": true}')");
+  AddTool("bad", "exit 1");
+  const std::size_t fds_before = spawning::test::OpenFdCount();
+  int succeeded = 0;
+  for (int batch = 0; batch < 10; ++batch) {
+    std::vector<Call> calls;
+    for (int i = 0; i < 100; ++i) {
+      calls.push_back({std::to_string(i), i % 4 == 3 ? "bad" : "ok", json::object()});
+    }
+    for (const CallResult& r : Run(calls)) succeeded += r.wrapped["tool_success"] == true;
+  }
+  EXPECT_EQ(succeeded, 750);
+  EXPECT_EQ(spawning::test::OpenFdCount(), fds_before);
+  EXPECT_TRUE(spawning::test::ChildrenOf(::getpid()).empty());
+  EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1);
+  EXPECT_EQ(errno, ECHILD);
+}
+
+}  // namespace
+}  // namespace ikigai::executor

@@ -1,0 +1,22 @@
+#include "protocol/parse_json.h"
+
+namespace ikigai::protocol {
+
+Result<nlohmann::json, std::string> ParseJson(std::string_view text) {
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!value.is_discarded()) return value;
+  std::string message = "invalid JSON";
+  try {
+    const nlohmann::json unused = nlohmann::json::parse(text);
+    (void)unused;
+  } catch (const nlohmann::json::exception& e) {
+    message = e.what();
+    // Drop the "[json.exception.parse_error.101] " prefix.
+    if (auto end = message.find("] "); message.starts_with("[json.") && end != std::string::npos) {
+      message.erase(0, end + 2);
+    }
+  }
+  return Err(std::move(message));
+}
+
+}  // namespace ikigai::protocol

@@ -1,0 +1,61 @@
+// Running many child processes at once, in one poll() loop.
+//
+// Each job's stdin gets its input while its output is read (so a megabyte
+// of arguments cannot deadlock against a full stdout pipe), stdout is kept
+// up to a limit (past it the process is stopped), stderr up to a smaller
+// one (the rest is drained and dropped), and each job has a deadline. A
+// process that must stop (deadline, output limit, cancel) has its whole
+// process group sent SIGTERM, then SIGKILL after a short grace. When the
+// main process exits, its group is killed, so a background child still
+// holding stdout cannot hang the loop. Every child is reaped: no zombie
+// survives RunAll.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "spawning/spawn.h"
+
+namespace ikigai::spawning {
+
+struct Job {
+  SpawnRequest spawn;
+  std::string input;                     // written to stdin, which is then closed
+  std::size_t stdout_limit = 64 * 1024;  // bytes kept; more stops the process
+  std::size_t stderr_limit = 8 * 1024;   // bytes kept; more is dropped
+  std::chrono::milliseconds timeout{30000};
+};
+
+enum class JobEnd {
+  kExited,          // exit_code is set
+  kSignaled,        // term_signal is set
+  kTimedOut,        // killed at the deadline
+  kOutputTooLarge,  // killed after stdout passed stdout_limit
+  kCancelled,       // killed because the cancel descriptor became readable
+  kSpawnFailed,     // spawn_error says why
+};
+
+struct JobOutcome {
+  JobEnd end = JobEnd::kSpawnFailed;
+  int exit_code = -1;
+  int term_signal = 0;
+  std::string out;  // stdout, at most stdout_limit bytes (the first
+                    // ones, also for kOutputTooLarge)
+  std::string err;  // stderr, at most stderr_limit bytes
+  bool err_truncated = false;
+  std::string spawn_error;
+  std::chrono::microseconds elapsed{0};
+};
+
+// Runs every job; outcomes are in the order of `jobs`. If `cancel_fd` is a
+// valid descriptor, its becoming readable stops every job still running
+// (kCancelled); jobs not started yet are not started. As many jobs run at
+// once as the descriptor limit allows (four descriptors each, at most 256);
+// the rest start as others finish, each deadline counted from its own start.
+// Sets SIGPIPE to SIG_IGN for the process on first use (if it was SIG_DFL):
+// a tool that stops reading its stdin must not kill the host.
+std::vector<JobOutcome> RunAll(const std::vector<Job>& jobs, int cancel_fd = -1);
+
+}  // namespace ikigai::spawning
