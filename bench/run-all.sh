@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Every benchmark, one after another.  bench/run-all.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")"
+./tool-roundtrip.sh "$@"
+./host.sh "$@"
+./search.sh "$@"
