@@ -13,8 +13,8 @@ Result<HostContext, std::string> LoadHostContext() {
   HostContext context{std::move(*config), discovery::DefaultDirectories(), nullptr};
   discovery::DiscoveryOptions options;
   options.schema_timeout = context.config.schema_timeout;
-  context.registry = std::make_shared<const registry::Registry>(
-      discovery::Discover(context.directories, options));
+  context.registry =
+      std::make_shared<const registry::Registry>(discovery::Discover(context.directories, options));
   return context;
 }
 

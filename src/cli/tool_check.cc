@@ -51,16 +51,18 @@ void CheckCall(const std::string& what, const JobOutcome& o, bool must_be_error,
   const bool exited_zero = o.end == JobEnd::kExited && o.exit_code == 0;
   const bool object = exited_zero && OneObject(o.out, &answer);
   std::string detail = Ended(o);
-  if (exited_zero) detail = object ? "one JSON object" : "not one JSON object: " + o.out.substr(0, 120);
+  if (exited_zero)
+    detail = object ? "one JSON object" : "not one JSON object: " + o.out.substr(0, 120);
   bool kept = object;
   if (object && must_be_error) {
     kept = answer.contains("error") && answer["error"].is_string();
     detail = kept ? "error_code " + answer.value("error_code", std::string("(none)"))
                   : "the answer has no \"error\" message";
   }
-  results.push_back({kept, "answers " + what + " with " +
-                               (must_be_error ? std::string("a JSON error") : "one JSON object") +
-                               " and exit 0",
+  results.push_back({kept,
+                     "answers " + what + " with " +
+                         (must_be_error ? std::string("a JSON error") : "one JSON object") +
+                         " and exit 0",
                      detail});
 }
 
@@ -76,8 +78,9 @@ std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limit
   const bool regular = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   const bool executable = regular && ::access(path.c_str(), X_OK) == 0;
   results.push_back({executable, "is an executable regular file",
-                     !regular ? "not a regular file (or missing)"
-                              : executable ? "yes" : "not executable: chmod +x " + path});
+                     !regular     ? "not a regular file (or missing)"
+                     : executable ? "yes"
+                                  : "not executable: chmod +x " + path});
   if (!executable) return results;
 
   auto job = [&](std::vector<std::string> argv, std::string input, std::size_t limit,
@@ -85,8 +88,8 @@ std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limit
     spawning::Job j;
     j.spawn.path = path;
     j.spawn.argv = std::move(argv);
-    j.spawn.env = spawning::EnvironmentWith(
-        {{"IKIGAI_TOOL_DEADLINE_MS", std::to_string(timeout.count())}});
+    j.spawn.env =
+        spawning::EnvironmentWith({{"IKIGAI_TOOL_DEADLINE_MS", std::to_string(timeout.count())}});
     j.input = std::move(input);
     j.stdout_limit = limit;
     j.timeout = timeout;
@@ -123,8 +126,9 @@ std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limit
   CheckCall("malformed input", runs[2], /*must_be_error=*/true, results);
   const bool within = runs[1].end != JobEnd::kTimedOut && runs[1].end != JobEnd::kOutputTooLarge &&
                       runs[2].end != JobEnd::kTimedOut && runs[2].end != JobEnd::kOutputTooLarge;
-  results.push_back({within, "calls stay within " + std::to_string(limits.output_limit / 1024) +
-                                 " KB and " + std::to_string(limits.timeout.count() / 1000) + " s",
+  results.push_back({within,
+                     "calls stay within " + std::to_string(limits.output_limit / 1024) +
+                         " KB and " + std::to_string(limits.timeout.count() / 1000) + " s",
                      within ? Ms(std::max(runs[1].elapsed, runs[2].elapsed)) + " at most"
                             : Ended(runs[1]) + ", " + Ended(runs[2])});
   return results;

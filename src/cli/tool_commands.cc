@@ -63,7 +63,7 @@ int ShowTool(const HostContext& host, const std::string& name, std::ostream& out
 
 int CallTool(const HostContext& host, const std::string& name, const std::string& arguments,
              std::ostream& out) {
-  nlohmann::json wrapped;
+  protocol::WrappedJson wrapped;
   nlohmann::json parsed = nlohmann::json::parse(arguments, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded()) {
     wrapped = protocol::WrapFailure(

@@ -27,7 +27,8 @@ std::string SchemaScript(const std::string& name) {
   return "if [ \"$1\" = --schema ]; then echo '{\"name\": \"" + name +
          "\", \"description\": \"d\", \"parameters\": {\"type\": \"object\", \"properties\": "
          "{\"x\": {\"type\": \"string\"}}, \"required\": []}}'; exit 0; fi\n"
-         "cat >/dev/null; echo '{\"output\": \"" + name + " ran\"}'\n";
+         "cat >/dev/null; echo '{\"output\": \"" +
+         name + " ran\"}'\n";
 }
 
 HostContext Host(const TempDir& dir) {
@@ -44,10 +45,15 @@ TEST(ToolCommands, ListShowsNamesAndPathsThenProblems) {
   WriteTool(dir / "user", "broken", "exit 3\n");
   std::ostringstream out;
   EXPECT_EQ(ListTools(Host(dir), out), 0);
-  EXPECT_EQ(out.str(), "Available tools:\n"
-                       "  alpha (" + dir / "system/alpha-tool" + ")\n"
-                       "  beta (" + dir / "system/beta-tool" + ")\n"
-                       "Debug: tool 'broken' schema failed (exit code 3)\n");
+  EXPECT_EQ(out.str(),
+            "Available tools:\n"
+            "  alpha (" +
+                dir / "system/alpha-tool" +
+                ")\n"
+                "  beta (" +
+                dir / "system/beta-tool" +
+                ")\n"
+                "Debug: tool 'broken' schema failed (exit code 3)\n");
 }
 
 TEST(ToolCommands, ShowPrintsToolPathAndSchema) {
@@ -56,7 +62,8 @@ TEST(ToolCommands, ShowPrintsToolPathAndSchema) {
   std::ostringstream out, err;
   EXPECT_EQ(ShowTool(Host(dir), "alpha", out, err), 0);
   const std::string text = out.str();
-  EXPECT_TRUE(text.starts_with("Tool: alpha\nPath: " + dir / "system/alpha-tool" + "\nSchema:\n{\n"))
+  EXPECT_TRUE(
+      text.starts_with("Tool: alpha\nPath: " + dir / "system/alpha-tool" + "\nSchema:\n{\n"))
       << text;
   EXPECT_NE(text.find("  \"name\": \"alpha\""), std::string::npos) << text;
   EXPECT_TRUE(err.str().empty());
@@ -72,9 +79,10 @@ TEST(ToolCommands, ShowUnknownToolNamesItAndFails) {
 TEST(ToolCommands, CallPrintsTheWrapperAndExitsByToolSuccess) {
   TempDir dir;
   WriteTool(dir / "system", "alpha", SchemaScript("alpha"));
-  WriteTool(dir / "system", "crash", "if [ \"$1\" = --schema ]; then echo '{\"name\": \"crash\", "
-                                     "\"description\": \"d\", \"parameters\": {\"type\": "
-                                     "\"object\", \"properties\": {}}}'; exit 0; fi\nexit 4\n");
+  WriteTool(dir / "system", "crash",
+            "if [ \"$1\" = --schema ]; then echo '{\"name\": \"crash\", "
+            "\"description\": \"d\", \"parameters\": {\"type\": "
+            "\"object\", \"properties\": {}}}'; exit 0; fi\nexit 4\n");
   const HostContext host = Host(dir);
   std::ostringstream ok;
   EXPECT_EQ(CallTool(host, "alpha", "{\"x\": \"1\"}", ok), 0);
@@ -98,8 +106,8 @@ TEST(ToolCommands, CallPrintsTheWrapperAndExitsByToolSuccess) {
 // The real binary: its system directory is build/libexec/ikigai beside it.
 testing::ToolRun Ikigai(const std::vector<std::string>& args, const TempDir& home,
                         const std::string& input = "") {
-  return testing::RunExecutable(kIkigai, input,
-                                {.argv_extra = args, .env = {{"HOME", home.path()}}, .cwd = home.path()});
+  return testing::RunExecutable(
+      kIkigai, input, {.argv_extra = args, .env = {{"HOME", home.path()}}, .cwd = home.path()});
 }
 
 TEST(IkigaiBinary, VersionAndHelp) {
@@ -107,9 +115,12 @@ TEST(IkigaiBinary, VersionAndHelp) {
   auto version = Ikigai({"--version"}, home);
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_TRUE(version.out.starts_with("ikigai ")) << version.out;
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--help"}, {"tool", "--help"}, {"tool", "list", "--help"}, {"tool", "call", "--help"},
-           {"tool", "check", "--help"}, {"tool", "show", "--help"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--help"},
+                                                                {"tool", "--help"},
+                                                                {"tool", "list", "--help"},
+                                                                {"tool", "call", "--help"},
+                                                                {"tool", "check", "--help"},
+                                                                {"tool", "show", "--help"}}) {
     auto help = Ikigai(args, home);
     EXPECT_EQ(help.exit_code, 0) << args.back();
     EXPECT_NE(help.out.find("Usage"), std::string::npos) << help.out;
@@ -123,7 +134,8 @@ TEST(IkigaiBinary, ListsTheSixCoreToolsAndUserAndProjectTools) {
   WriteTool(home / ".ikigai/tools", "bash", SchemaScript("bash"));  // user overrides system
   auto run = Ikigai({"tool", "list"}, home);
   EXPECT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_TRUE(run.out.starts_with("Available tools:\n  bash (.ikigai/tools/bash-tool)\n")) << run.out;
+  EXPECT_TRUE(run.out.starts_with("Available tools:\n  bash (.ikigai/tools/bash-tool)\n"))
+      << run.out;
   for (const char* name : {"file_edit", "file_read", "file_write", "glob", "grep", "weather"}) {
     EXPECT_NE(run.out.find(std::string("  ") + name + " ("), std::string::npos) << name << run.out;
   }

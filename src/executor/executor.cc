@@ -17,7 +17,7 @@
 namespace ikigai::executor {
 namespace {
 
-using nlohmann::json;
+using json = protocol::WrappedJson;
 using spawning::JobEnd;
 using spawning::JobOutcome;
 namespace code = protocol::wrapper_code;
@@ -75,7 +75,7 @@ json NotFound(const registry::Registry& registry, std::string_view tool) {
   return protocol::WrapFailure(code::kToolNotFound, std::move(message));
 }
 
-json NotAnObject(std::string_view tool, const json& arguments) {
+json NotAnObject(std::string_view tool, const nlohmann::json& arguments) {
   return protocol::WrapFailure(code::kInvalidParams,
                                "Arguments for " + Quoted(tool) + " must be a JSON object, not " +
                                    arguments.type_name() +
@@ -102,7 +102,7 @@ json FromExit(std::string_view tool, const JobOutcome& o, const Limits& limits) 
   std::string problem;
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     problem = "printed nothing on stdout";
-  } else if (auto parsed = protocol::ParseJson(text); !parsed) {
+  } else if (auto parsed = protocol::ParseJson<json>(text); !parsed) {
     problem = "printed invalid output (" + parsed.error() + ")";
   } else if (!parsed->is_object()) {
     problem = std::string("printed a JSON ") + parsed->type_name() + ", not an object";
@@ -200,7 +200,7 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     job.spawn.path = tool->path;
     job.spawn.argv = {tool->path};
     job.spawn.env = env->second;
-    job.input = call.arguments.dump(-1, ' ', false, json::error_handler_t::replace);
+    job.input = call.arguments.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     job.stdout_limit = limits.output_limit;
     job.stderr_limit = limits.stderr_limit;
     job.timeout = limits.timeout;

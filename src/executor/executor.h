@@ -18,13 +18,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/wrapper.h"
 #include "registry/registry.h"
 
 namespace ikigai::executor {
 
 struct Limits {
   std::chrono::milliseconds timeout{30000};
-  std::size_t output_limit = 64 * 1024;   // stdout bytes
+  std::size_t output_limit = 64 * 1024;  // stdout bytes
   std::size_t stderr_limit = 8 * 1024;
 };
 
@@ -34,15 +35,15 @@ struct ExecutorOptions {
 };
 
 struct Call {
-  std::string id;               // the model's call id, returned as is
-  std::string tool;             // tool name
-  nlohmann::json arguments;     // should be an object
+  std::string id;            // the model's call id, returned as is
+  std::string tool;          // tool name
+  nlohmann::json arguments;  // should be an object
 };
 
 struct CallResult {
   std::string id;
   std::string tool;
-  nlohmann::json wrapped;       // what the model sees
+  protocol::WrappedJson wrapped;  // what the model sees
   std::chrono::microseconds elapsed{0};
 };
 

@@ -13,6 +13,8 @@
 namespace ikigai::executor {
 namespace {
 
+using protocol::WrappedJson;
+
 using ikigai::testing::TempDir;
 using nlohmann::json;
 using spawning::test::Script;
@@ -59,7 +61,7 @@ class ExecutorTest : public ::testing::Test {
 TEST_F(ExecutorTest, WrapsTheObjectAGoodToolPrints) {
   AddTool("good", R"(printf '{"echo":'; cat; printf '}\n')");
   const json wrapped = RunOne("good", {{"text", "hi"}, {"n", 2}});
-  EXPECT_EQ(wrapped, json::parse(R"({"tool_success": true,
+  EXPECT_EQ(wrapped, WrappedJson::parse(R"({"tool_success": true,
                                      "result": {"echo": {"text": "hi", "n": 2}}})"));
 }
 
@@ -77,7 +79,7 @@ TEST_F(ExecutorTest, RoundTripsAMegabyteOfArguments) {
 TEST_F(ExecutorTest, ToolThatNeverReadsAMegabyteOfArgumentsFinishes) {
   AddTool("deaf", R"(sleep 0.1; printf '{"ok": true}')");
   const json wrapped = RunOne("deaf", {{"text", std::string(1 << 20, 'x')}});
-  EXPECT_EQ(wrapped, json::parse(R"({"tool_success": true, "result": {"ok": true}})"));
+  EXPECT_EQ(wrapped, WrappedJson::parse(R"({"tool_success": true, "result": {"ok": true}})"));
 }
 
 TEST_F(ExecutorTest, UnknownToolNamesTheAvailableOnes) {
@@ -216,7 +218,7 @@ TEST_F(ExecutorTest, BackgroundChildHoldingStdoutDoesNotDelayTheResult) {
   const auto start = std::chrono::steady_clock::now();
   const json wrapped = RunOne("forker");
   EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(5000));
-  EXPECT_EQ(wrapped, json::parse(R"({"tool_success": true, "result": {"done": true}})"));
+  EXPECT_EQ(wrapped, WrappedJson::parse(R"({"tool_success": true, "result": {"done": true}})"));
   const pid_t sleeper = spawning::test::ReadPid(dir_ / "pid");
   ASSERT_GT(sleeper, 0);
   EXPECT_TRUE(spawning::test::DiesWithin(sleeper, milliseconds(2000)));
@@ -230,7 +232,8 @@ TEST_F(ExecutorTest, ClosingStdoutEarly) {
   EXPECT_EQ(results[0].wrapped["error_code"], "INVALID_OUTPUT");
   EXPECT_NE(results[0].wrapped["error"].get<std::string>().find("printed nothing"),
             std::string::npos);
-  EXPECT_EQ(results[1].wrapped, json::parse(R"({"tool_success": true, "result": {"said": 1}})"));
+  EXPECT_EQ(results[1].wrapped,
+            WrappedJson::parse(R"({"tool_success": true, "result": {"said": 1}})"));
 }
 
 TEST_F(ExecutorTest, ToolKnowsItsDeadline) {

@@ -2,12 +2,13 @@
 
 namespace ikigai::protocol {
 
-Result<nlohmann::json, std::string> ParseJson(std::string_view text) {
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+template <typename Json>
+Result<Json, std::string> ParseJson(std::string_view text) {
+  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!value.is_discarded()) return value;
   std::string message = "invalid JSON";
   try {
-    const nlohmann::json unused = nlohmann::json::parse(text);
+    const Json unused = Json::parse(text);
     (void)unused;
   } catch (const nlohmann::json::exception& e) {
     message = e.what();
@@ -18,5 +19,8 @@ Result<nlohmann::json, std::string> ParseJson(std::string_view text) {
   }
   return Err(std::move(message));
 }
+
+template Result<nlohmann::json, std::string> ParseJson(std::string_view);
+template Result<nlohmann::ordered_json, std::string> ParseJson(std::string_view);
 
 }  // namespace ikigai::protocol

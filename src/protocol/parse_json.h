@@ -15,6 +15,8 @@
 namespace ikigai::protocol {
 
 // Errors: "parse error at line 1, column 7: syntax error while parsing ...".
-Result<nlohmann::json, std::string> ParseJson(std::string_view text);
+// Json is nlohmann::json, or nlohmann::ordered_json to keep the text's key order.
+template <typename Json = nlohmann::json>
+Result<Json, std::string> ParseJson(std::string_view text);
 
 }  // namespace ikigai::protocol

@@ -4,11 +4,11 @@
 
 namespace ikigai::protocol {
 
-nlohmann::json WrapSuccess(nlohmann::json result) {
+WrappedJson WrapSuccess(WrappedJson result) {
   return {{"tool_success", true}, {"result", std::move(result)}};
 }
 
-nlohmann::json WrapFailure(std::string_view code, std::string message) {
+WrappedJson WrapFailure(std::string_view code, std::string message) {
   return {
       {"tool_success", false}, {"error", std::move(message)}, {"error_code", std::string(code)}};
 }

@@ -19,7 +19,11 @@ inline constexpr std::string_view kInvalidParams = "INVALID_PARAMS";
 inline constexpr std::string_view kOutputTooLarge = "OUTPUT_TOO_LARGE";
 }  // namespace wrapper_code
 
-nlohmann::json WrapSuccess(nlohmann::json result);
-nlohmann::json WrapFailure(std::string_view code, std::string message);
+// Ordered, so that "tool_success" comes first and a tool's result keeps the
+// order of its fields ("output" first), as the model reads them.
+using WrappedJson = nlohmann::ordered_json;
+
+WrappedJson WrapSuccess(WrappedJson result);
+WrappedJson WrapFailure(std::string_view code, std::string message);
 
 }  // namespace ikigai::protocol

@@ -5,18 +5,18 @@
 namespace ikigai::protocol {
 namespace {
 
-using nlohmann::json;
-
 TEST(WrapperTest, SuccessCarriesTheToolsObject) {
-  EXPECT_EQ(WrapSuccess({{"output", "3 lines"}}),
-            json::parse(R"({"tool_success": true, "result": {"output": "3 lines"}})"));
+  // Exactly seeds/001's shape, in its order: tool_success first, the
+  // result's fields in the tool's own order.
+  EXPECT_EQ(WrapSuccess({{"output", "3 lines"}, {"exit_code", 0}}).dump(),
+            R"({"tool_success":true,"result":{"output":"3 lines","exit_code":0}})");
 }
 
 TEST(WrapperTest, FailureCarriesMessageAndCode) {
-  EXPECT_EQ(WrapFailure(wrapper_code::kToolCrashed, "Tool 'bash' crashed with exit code 139"),
-            json::parse(R"({"tool_success": false,
-                            "error": "Tool 'bash' crashed with exit code 139",
-                            "error_code": "TOOL_CRASHED"})"));
+  EXPECT_EQ(
+      WrapFailure(wrapper_code::kToolCrashed, "Tool 'bash' crashed with exit code 139").dump(),
+      R"({"tool_success":false,"error":"Tool 'bash' crashed with exit code 139",)"
+      R"("error_code":"TOOL_CRASHED"})");
 }
 
 TEST(WrapperTest, CodesAreTheSpecifiedOnes) {
