@@ -7,14 +7,28 @@ set -euo pipefail
 packages=(
   # build
   cmake g++ make pkg-config git
-  nlohmann-json3-dev libre2-dev
+  nlohmann-json3-dev libre2-dev libcli11-dev
+  libcurl4-openssl-dev
   # tests
   googletest libgtest-dev libgmock-dev
   python3 jq util-linux procps
 )
+# The tests' LLM API emulator (aimock, package.json) runs on Node.js >= 20;
+# a Node.js installed another way (NodeSource) provides both commands.
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 if [ "${1:-}" = bench ]; then
   packages+=(hyperfine ripgrep fd-find libboost-dev findutils grep)
 fi
+
+# The npm test peers of package-lock.json, in node_modules/, if missing.
+npm_peers() {
+  local root
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  [ -f "$root/node_modules/@copilotkit/aimock/package.json" ] && return 0
+  echo "Installing the npm test peers into $root/node_modules"
+  (cd "$root" && npm ci --loglevel=error --no-audit --no-fund)
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -22,7 +36,7 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && { npm_peers; exit 0; }
 
 echo "Installing missing Debian packages: ${missing[*]}"
 sudo=()
@@ -33,3 +47,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+npm_peers

@@ -6,6 +6,8 @@
 //   ikigai tool show NAME           a tool's path and schema
 //   ikigai tool call NAME [ARGS|-]  call a tool; print the wrapper the model sees
 //   ikigai tool check PATH...       check an executable against the protocol
+//   ikigai -p PROMPT                one-shot: stream the answer, run the tools
+//          [--provider P] [--model M] [--output text|json] [--resume [ID]]
 //   ikigai --version
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "cli/host_context.h"
+#include "cli/oneshot.h"
 #include "cli/tool_check.h"
 #include "cli/tool_commands.h"
 
@@ -33,6 +36,20 @@ int Welcome(const HostContext& host) {
 int Run(int argc, char** argv) {
   CLI::App app{"ikigai: a terminal coding agent whose every tool is an external executable."};
   app.set_version_flag("--version,-V", std::string("ikigai ") + IKIGAI_VERSION);
+
+  std::string prompt, provider, model, output = "text", resume_id;
+  CLI::Option* prompt_option =
+      app.add_option("-p,--prompt", prompt,
+                     "One-shot: answer PROMPT (or the prompt read from stdin when it is - or "
+                     "missing), then exit")
+          ->expected(0, 1);
+  app.add_option("--provider", provider, "openai or anthropic (default: from the configuration)");
+  app.add_option("--model", model, "The model's name (default: from the configuration)");
+  app.add_option("--output", output, "text (streamed) or json (one object at the end)")
+      ->check(CLI::IsMember({"text", "json"}));
+  CLI::Option* resume_option =
+      app.add_option("--resume", resume_id, "Continue the last session, or session ID")
+          ->expected(0, 1);
 
   CLI::App* tool = app.add_subcommand("tool", "Use the tools directly, without a model");
   tool->require_subcommand(1);
@@ -76,6 +93,22 @@ int Run(int argc, char** argv) {
   if (!host) {
     std::cerr << "ikigai: " << host.error() << "\n";
     return 2;
+  }
+  if (*prompt_option || *resume_option) {
+    if (!*prompt_option) {
+      std::cerr << "ikigai: --resume continues a session with -p PROMPT (the interactive "
+                   "REPL is not built yet).\n";
+      return 2;
+    }
+    if (prompt.empty() || prompt == "-")
+      prompt.assign(std::istreambuf_iterator<char>(std::cin), {});
+    if (prompt.find_first_not_of(" \t\r\n") == std::string::npos) {
+      std::cerr << "ikigai: the prompt is empty. Give it as ikigai -p \"...\" or on stdin.\n";
+      return 2;
+    }
+    OneShotOptions options{prompt, output == "json", {provider, model}, std::nullopt};
+    if (*resume_option) options.resume = resume_id;
+    return RunOneShot(*host, options, std::cout, std::cerr);
   }
   if (*list) return ListTools(*host, std::cout);
   if (*show) return ShowTool(*host, show_name, std::cout, std::cerr);

@@ -77,8 +77,17 @@ std::string CheckValue(const Key& key, const Json& value) {
       }
       return {};
     }
-    case ValueKind::kString:
-      return value.is_string() ? "" : "must be a string, got " + value.dump();
+    case ValueKind::kString: {
+      if (!value.is_string()) return "must be a string, got " + value.dump();
+      if (key.choices.empty()) return {};
+      const std::string text = value.get<std::string>();
+      for (std::string_view rest = key.choices; !rest.empty();) {
+        const auto space = rest.find(' ');
+        if (rest.substr(0, space) == text) return {};
+        rest = space == std::string_view::npos ? "" : rest.substr(space + 1);
+      }
+      return "must be one of " + std::string(key.choices) + ", got " + value.dump();
+    }
     case ValueKind::kBoolean:
       return value.is_boolean() ? "" : "must be true or false, got " + value.dump();
   }

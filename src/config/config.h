@@ -18,10 +18,24 @@
 
 namespace ikigai::config {
 
+// The agent's settings (DECISIONS §5).
+struct AgentConfig {
+  std::string provider;  // "openai" | "anthropic"; empty: chosen by which key is set
+  std::string model;     // empty: the provider's default
+  std::string openai_base_url = "https://api.openai.com/v1";
+  std::string openai_api_key;
+  std::string anthropic_base_url = "https://api.anthropic.com";
+  std::string anthropic_api_key;
+  int max_rounds = 50;
+  int max_tokens = 8192;
+  std::string system_prompt;  // empty: ikigai's default
+  bool agents_md = true;      // append the project's AGENTS.md
+};
+
 struct Config {
   executor::ExecutorOptions tools;  // tool_timeout_ms, tool_output_limit_bytes, tools.<name>.*
   std::chrono::milliseconds schema_timeout{1000};
-  // Later issues add: provider, model, keys, base URLs, rounds...
+  AgentConfig agent;
 };
 
 struct ConfigFiles {

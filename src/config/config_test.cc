@@ -125,8 +125,9 @@ TEST_F(ConfigTest, PerToolOverridesFallBackOnTheFinalDefaults) {
 TEST_F(ConfigTest, UnknownKeyNamesFileAndKey) {
   Write("user", R"({"tool_timeout": 5})");
   EXPECT_EQ(LoadError(), Path("user") +
-                             ": tool_timeout: unknown key (known here: "
-                             "schema_timeout_ms, tool_output_limit_bytes, "
+                             ": tool_timeout: unknown key (known here: agents_md, anthropic, "
+                             "max_rounds, max_tokens, model, openai, provider, "
+                             "schema_timeout_ms, system_prompt, tool_output_limit_bytes, "
                              "tool_timeout_ms, tools)");
   Write("user", R"({"tools": {"bash": {"timeout": 5}}})");
   EXPECT_EQ(LoadError(), Path("user") +
@@ -214,6 +215,58 @@ TEST(ConfigKeysTest, EnvironmentVariablesOnlyForPlainKeys) {
 TEST_F(ConfigTest, EmptyToolsObjectChangesNothing) {
   Write("project", R"({"tools": {}})");
   EXPECT_TRUE(Load().tools.per_tool.empty());
+}
+
+}  // namespace
+}  // namespace ikigai::config
+
+namespace ikigai::config {
+namespace {
+
+class AgentConfigTest : public ::testing::Test {
+ protected:
+  ConfigFiles Files() const { return {"", dir_ / "user.json", dir_ / "project.json"}; }
+  testing::TempDir dir_;
+};
+
+TEST_F(AgentConfigTest, FilesThenEnvironmentSetProviderModelKeysAndUrls) {
+  testing::WriteFile(dir_ / "user.json",
+                     R"({"provider": "openai", "model": "from-file", "max_rounds": 7,
+                         "openai": {"base_url": "http://127.0.0.1:9/v1"},
+                         "anthropic": {"api_key": "file-key"}, "agents_md": false,
+                         "system_prompt": "Be terse."})");
+  auto config = LoadConfig(Files(), [](const std::string& name) -> std::optional<std::string> {
+    if (name == "IKIGAI_MODEL") return "from-env";
+    if (name == "OPENAI_API_KEY") return "env-key";
+    return std::nullopt;
+  });
+  ASSERT_TRUE(config.ok()) << config.error();
+  const AgentConfig& agent = config->agent;
+  EXPECT_EQ(agent.provider, "openai");
+  EXPECT_EQ(agent.model, "from-env");  // the environment comes after the files
+  EXPECT_EQ(agent.max_rounds, 7);
+  EXPECT_EQ(agent.openai_base_url, "http://127.0.0.1:9/v1");
+  EXPECT_EQ(agent.openai_api_key, "env-key");
+  EXPECT_EQ(agent.anthropic_api_key, "file-key");
+  EXPECT_EQ(agent.anthropic_base_url, "https://api.anthropic.com");
+  EXPECT_FALSE(agent.agents_md);
+  EXPECT_EQ(agent.system_prompt, "Be terse.");
+}
+
+TEST_F(AgentConfigTest, ProviderMustBeAKnownOne) {
+  testing::WriteFile(dir_ / "project.json", R"({"provider": "gemini"})");
+  auto config =
+      LoadConfig(Files(), [](const std::string&) { return std::optional<std::string>(); });
+  ASSERT_FALSE(config.ok());
+  EXPECT_EQ(config.error(),
+            dir_ / "project.json" + ": provider: must be one of openai anthropic, got \"gemini\"");
+  auto from_env =
+      LoadConfig({"", "", ""}, [](const std::string& name) -> std::optional<std::string> {
+        if (name == "IKIGAI_PROVIDER") return "nope";
+        return std::nullopt;
+      });
+  ASSERT_FALSE(from_env.ok());
+  EXPECT_NE(from_env.error().find("IKIGAI_PROVIDER"), std::string::npos) << from_env.error();
 }
 
 }  // namespace

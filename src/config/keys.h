@@ -40,7 +40,8 @@ struct Key {
   std::string_view path;  // "tool_timeout_ms", "tools.<tool>.timeout_ms"
   ValueKind kind;
   std::int64_t max = 0;            // kPositiveInteger: the largest value accepted
-  std::string_view env;            // an environment variable that sets it (plain paths only)
+  std::string_view choices = {};   // kString: the values accepted, space-separated (empty: any)
+  std::string_view env = {};       // an environment variable that sets it (plain paths only)
   std::string_view default_value;  // as documented
   std::string_view description;
   // `names` holds what the <...> segments matched, in order. The value has

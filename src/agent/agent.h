@@ -1,0 +1,95 @@
+// The agent loop (seeds/001 Execution Flow, DECISIONS §5).
+//
+// A prompt runs in rounds: the conversation and the registry's tools go to
+// the provider; the streamed answer is kept; if the model asked for tools,
+// every call of the turn passes the permission check and runs at once
+// through the executor, and the wrapped results go back, each attached to
+// its call id, in order; then the next round, until the model answers
+// without tools or the round limit is reached. Cancelling stops the stream
+// or the running tools; the conversation stays consistent (every tool call
+// gets a result) so the next prompt can go on.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/cancellation.h"
+#include "agent/permission.h"
+#include "agent/session_log.h"
+#include "executor/executor.h"
+#include "providers/provider.h"
+#include "registry/registry.h"
+
+namespace ikigai::agent {
+
+struct AgentOptions {
+  std::string model;
+  std::string system_prompt;
+  int max_rounds = 50;
+  int max_tokens = 8192;
+};
+
+// What a front end shows while a prompt runs; every member may be empty.
+struct AgentObserver {
+  std::function<void(std::string_view text)> on_text;
+  std::function<void(const providers::ToolCall& call)> on_tool_start;
+  std::function<void(const providers::ToolCall& call, const protocol::WrappedJson& wrapped,
+                     std::chrono::microseconds elapsed)>
+      on_tool_end;
+  // The provider will retry after `wait` (a 429 or 5xx answer).
+  std::function<void(std::string_view reason, std::chrono::milliseconds wait)> on_retry;
+};
+
+struct ToolExchange {
+  providers::ToolCall call;
+  protocol::WrappedJson wrapped;
+};
+
+struct PromptOutcome {
+  std::string text;                 // the final answer (the last round's text)
+  std::vector<ToolExchange> tools;  // every call of every round, in order
+  providers::Usage usage;           // summed over the rounds
+  int rounds = 0;
+  bool round_limit_reached = false;
+  bool cancelled = false;
+};
+
+class Agent {
+ public:
+  Agent(providers::Provider& provider, const registry::RegistryHolder& registry,
+        const executor::Executor& executor, AgentOptions options,
+        const PermissionPolicy& permissions, SessionLog* log);
+
+  // Errors are the provider's (auth, network, ...); the user's message stays
+  // in the conversation either way.
+  Result<PromptOutcome, providers::ProviderError> Prompt(const std::string& text,
+                                                         const AgentObserver& observer,
+                                                         Cancellation& cancel);
+
+  const std::vector<providers::Message>& messages() const { return messages_; }
+  void SetMessages(std::vector<providers::Message> messages) { messages_ = std::move(messages); }
+  void Clear() { messages_.clear(); }
+  void SetModel(std::string model) { options_.model = std::move(model); }
+  const AgentOptions& options() const { return options_; }
+
+ private:
+  void Record(providers::Message message);
+  std::vector<providers::ToolResult> RunTools(const std::vector<providers::ToolCall>& calls,
+                                              const AgentObserver& observer, Cancellation& cancel,
+                                              PromptOutcome& outcome);
+
+  providers::Provider& provider_;
+  const registry::RegistryHolder& registry_;
+  const executor::Executor& executor_;
+  AgentOptions options_;
+  const PermissionPolicy& permissions_;
+  SessionLog* log_;
+  std::vector<providers::Message> messages_;
+};
+
+}  // namespace ikigai::agent

@@ -1,0 +1,9 @@
+#include "agent/permission.h"
+
+namespace ikigai::agent {
+
+Permission PermissionPolicy::Decide(const providers::ToolCall&, const registry::Tool*) const {
+  return {true, ""};
+}
+
+}  // namespace ikigai::agent

@@ -1,0 +1,35 @@
+// One-shot mode: `ikigai -p "prompt"`.
+//
+// The answer streams to stdout as it arrives; tool calls show their progress
+// on stderr, one line when they start and one when they end. With
+// `--output json`, stdout gets one JSON object at the end instead: the final
+// text, every tool call with its arguments and wrapped result, the usage.
+// Exit status: 0 when the model answered; 1 when the provider failed (the
+// reason on stderr), the round limit stopped the prompt, or it was
+// interrupted (130).
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "cli/agent_setup.h"
+#include "cli/host_context.h"
+
+namespace ikigai::cli {
+
+struct OneShotOptions {
+  std::string prompt;
+  bool json_output = false;
+  AgentFlags flags;
+  std::optional<std::string> resume;  // a session id, or "" for the last one
+};
+
+int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostream& out,
+               std::ostream& err);
+
+// One line describing a call for progress output: "bash: ls -la".
+std::string SummarizeCall(const providers::ToolCall& call);
+// One line describing a result: "ok", "exit 2", "FILE_NOT_FOUND", "TOOL_TIMEOUT", "truncated".
+std::string SummarizeResult(const protocol::WrappedJson& wrapped);
+
+}  // namespace ikigai::cli

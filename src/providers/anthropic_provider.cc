@@ -1,0 +1,244 @@
+#include "providers/anthropic_provider.h"
+
+#include <map>
+#include <utility>
+
+#include "providers/json_fields.h"
+#include "providers/stream_request.h"
+
+namespace ikigai::providers {
+namespace {
+
+using nlohmann::json;
+
+std::string WithoutTrailingSlashes(std::string url) {
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
+}
+
+json AssistantContent(const Message& m) {
+  json content = json::array();
+  if (!m.text.empty()) content.push_back({{"type", "text"}, {"text", m.text}});
+  for (const ToolCall& call : m.tool_calls) {
+    json input = json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
+    if (!input.is_object()) input = json::object();  // the API wants an object
+    content.push_back(
+        {{"type", "tool_use"}, {"id", call.id}, {"name", call.name}, {"input", std::move(input)}});
+  }
+  return content;
+}
+
+json MessagesJson(const TurnRequest& request) {
+  json messages = json::array();
+  for (const Message& m : request.messages) {
+    switch (m.role) {
+      case Role::kUser:
+        messages.push_back({{"role", "user"}, {"content", m.text}});
+        break;
+      case Role::kAssistant:
+        // The API refuses empty content; an empty turn says nothing anyway.
+        if (m.text.empty() && m.tool_calls.empty()) break;
+        messages.push_back({{"role", "assistant"}, {"content", AssistantContent(m)}});
+        break;
+      case Role::kToolResults: {
+        json blocks = json::array();
+        for (const ToolResult& r : m.tool_results) {
+          blocks.push_back(
+              {{"type", "tool_result"}, {"tool_use_id", r.call_id}, {"content", r.content}});
+        }
+        messages.push_back({{"role", "user"}, {"content", std::move(blocks)}});
+        break;
+      }
+    }
+  }
+  return messages;
+}
+
+// Reads the events of one streamed answer into a Turn.
+class Decoder final : public EventDecoder {
+ public:
+  Decoder(Turn& turn, const StreamSink& sink) : turn_(turn), sink_(sink) {}
+
+  std::optional<ProviderError> OnEvent(const SseEvent& event) override {
+    const json data = json::parse(event.data, nullptr, /*allow_exceptions=*/false);
+    const std::string name = event.type.empty() ? "message" : event.type;
+    if (!data.is_object()) {
+      return ProviderError{ErrorKind::kProtocol,
+                           "malformed JSON in the '" + name + "' event: " + Excerpt(event.data)};
+    }
+    // The data's "type" is the event's name; a proxy that drops "event:" lines loses nothing.
+    const std::string* data_type = StringField(Field(data, "type"));
+    const std::string type = data_type ? *data_type : event.type;
+    if (type == "message_start") {
+      const json* usage = Field(Field(data, "message"), "usage");
+      long input = 0;
+      for (const char* key :
+           {"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}) {
+        input += IntegerField(Field(usage, key)).value_or(0);
+      }
+      turn_.usage.input_tokens = input;
+      if (auto n = IntegerField(Field(usage, "output_tokens"))) turn_.usage.output_tokens = *n;
+    } else if (type == "content_block_start") {
+      return BlockStart(data);
+    } else if (type == "content_block_delta") {
+      return BlockDelta(data);
+    } else if (type == "content_block_stop") {
+      BlockStop(data);
+    } else if (type == "message_delta") {
+      if (const std::string* reason = StringField(Field(Field(data, "delta"), "stop_reason"))) {
+        turn_.finish_reason = *reason;
+      }
+      const json* usage = Field(data, "usage");
+      if (auto n = IntegerField(Field(usage, "output_tokens"))) turn_.usage.output_tokens = *n;
+    } else if (type == "message_stop") {
+      done_ = true;
+    } else if (type == "error") {
+      const json* error = Field(data, "error");
+      const std::string* kind = StringField(Field(error, "type"));
+      const std::string* message = StringField(Field(error, "message"));
+      const bool busy = kind && (*kind == "overloaded_error" || *kind == "rate_limit_error");
+      std::string text = "the server reported an error in the stream";
+      if (kind) text += " (" + *kind + ")";
+      text += ": " + (message ? *message : Excerpt(event.data));
+      return ProviderError{busy ? ErrorKind::kRateLimited : ErrorKind::kServer, std::move(text)};
+    }
+    // "ping" and event types added later: nothing to do.
+    return std::nullopt;
+  }
+
+  bool Complete(bool) const override { return done_; }
+
+  // Calls whose block never stopped (the stream ended with message_stop anyway).
+  void Finish() {
+    for (auto& [index, block] : blocks_) {
+      if (block.is_tool && !block.stopped) Emit(block);
+    }
+  }
+
+ private:
+  struct Block {
+    bool is_tool = false;
+    bool stopped = false;
+    std::size_t call = 0;  // index in turn_.tool_calls
+  };
+
+  std::optional<ProviderError> BlockStart(const json& data) {
+    const long index = IntegerField(Field(data, "index")).value_or(-1);
+    const json* block = Field(data, "content_block");
+    const std::string* type = StringField(Field(block, "type"));
+    if (type == nullptr) {
+      return ProviderError{
+          ErrorKind::kProtocol,
+          "a 'content_block_start' event without a block type: " + Excerpt(data.dump())};
+    }
+    if (*type == "text") {
+      blocks_[index] = Block{};
+      if (const std::string* text = StringField(Field(block, "text")); text && !text->empty()) {
+        AddText(*text);
+      }
+    } else if (*type == "tool_use") {
+      ToolCall call;
+      if (const std::string* id = StringField(Field(block, "id"))) call.id = *id;
+      if (const std::string* name = StringField(Field(block, "name"))) call.name = *name;
+      turn_.tool_calls.push_back(std::move(call));
+      blocks_[index] = Block{true, false, turn_.tool_calls.size() - 1};
+    }
+    return std::nullopt;
+  }
+
+  std::optional<ProviderError> BlockDelta(const json& data) {
+    const json* delta = Field(data, "delta");
+    const std::string* type = StringField(Field(delta, "type"));
+    if (type == nullptr) return std::nullopt;
+    if (*type == "text_delta") {
+      if (const std::string* text = StringField(Field(delta, "text"))) AddText(*text);
+    } else if (*type == "input_json_delta") {
+      const long index = IntegerField(Field(data, "index")).value_or(-1);
+      auto it = blocks_.find(index);
+      if (it == blocks_.end() || !it->second.is_tool) return std::nullopt;  // a server tool's input
+      if (const std::string* part = StringField(Field(delta, "partial_json"))) {
+        turn_.tool_calls[it->second.call].arguments += *part;
+      }
+    }
+    return std::nullopt;
+  }
+
+  void BlockStop(const json& data) {
+    const long index = IntegerField(Field(data, "index")).value_or(-1);
+    auto it = blocks_.find(index);
+    if (it == blocks_.end() || !it->second.is_tool || it->second.stopped) return;
+    Emit(it->second);
+  }
+
+  void Emit(Block& block) {
+    block.stopped = true;
+    ToolCall& call = turn_.tool_calls[block.call];
+    if (call.arguments.empty()) call.arguments = "{}";  // a call without parameters
+    if (sink_.on_tool_call) sink_.on_tool_call(call);
+  }
+
+  void AddText(const std::string& text) {
+    if (text.empty()) return;
+    turn_.text += text;
+    if (sink_.on_text) sink_.on_text(text);
+  }
+
+  Turn& turn_;
+  const StreamSink& sink_;
+  std::map<long, Block> blocks_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+std::string AnthropicRequestBody(const TurnRequest& request) {
+  json body = {{"model", request.model},
+               {"max_tokens", request.max_tokens},
+               {"stream", true},
+               {"messages", MessagesJson(request)}};
+  if (!request.system.empty()) body["system"] = request.system;
+  if (!request.tools.empty()) {
+    json tools = json::array();
+    for (const ToolSpec& tool : request.tools) {
+      json schema = tool.parameters.is_object()
+                        ? tool.parameters
+                        : json{{"type", "object"}, {"properties", json::object()}};
+      tools.push_back({{"name", tool.name},
+                       {"description", tool.description},
+                       {"input_schema", std::move(schema)}});
+    }
+    body["tools"] = std::move(tools);
+  }
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+AnthropicProvider::AnthropicProvider(ProviderSettings settings) : settings_(std::move(settings)) {
+  if (settings_.base_url.empty()) settings_.base_url = kAnthropicDefaultBaseUrl;
+  settings_.base_url = WithoutTrailingSlashes(settings_.base_url);
+}
+
+Result<Turn, ProviderError> AnthropicProvider::StreamTurn(const TurnRequest& request,
+                                                          const StreamSink& sink,
+                                                          const std::atomic<bool>& cancel) {
+  const std::lock_guard lock(mutex_);
+  if (settings_.api_key.empty()) return Err(MissingKey("ANTHROPIC_API_KEY"));
+  StreamCall call;
+  call.post.url = settings_.base_url + "/v1/messages";
+  call.post.headers = {"x-api-key: " + settings_.api_key,
+                       std::string("anthropic-version: ") + kAnthropicVersion,
+                       "Content-Type: application/json", "Accept: text/event-stream"};
+  call.post.body = AnthropicRequestBody(request);
+  call.post.connect_timeout = std::chrono::milliseconds(settings_.connect_timeout_ms);
+  call.post.stall_timeout = std::chrono::milliseconds(settings_.stall_timeout_ms);
+  call.key_variable = "ANTHROPIC_API_KEY";
+  call.max_retries = settings_.max_retries;
+
+  Turn turn;
+  Decoder decoder(turn, sink);
+  auto streamed = RunStream(http_, call, decoder, sink.on_retry, cancel);
+  if (!streamed) return Err(std::move(streamed.error()));
+  decoder.Finish();
+  return turn;
+}
+
+}  // namespace ikigai::providers

@@ -1,0 +1,194 @@
+#include "providers/openai_provider.h"
+
+#include <map>
+#include <utility>
+
+#include "providers/json_fields.h"
+#include "providers/stream_request.h"
+
+namespace ikigai::providers {
+namespace {
+
+using nlohmann::json;
+
+std::string WithoutTrailingSlashes(std::string url) {
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
+}
+
+json ToolCallsJson(const std::vector<ToolCall>& calls) {
+  json out = json::array();
+  for (const ToolCall& call : calls) {
+    out.push_back({{"id", call.id},
+                   {"type", "function"},
+                   {"function", {{"name", call.name}, {"arguments", call.arguments}}}});
+  }
+  return out;
+}
+
+json MessagesJson(const TurnRequest& request) {
+  json messages = json::array();
+  if (!request.system.empty())
+    messages.push_back({{"role", "system"}, {"content", request.system}});
+  for (const Message& m : request.messages) {
+    switch (m.role) {
+      case Role::kUser:
+        messages.push_back({{"role", "user"}, {"content", m.text}});
+        break;
+      case Role::kAssistant: {
+        json message = {{"role", "assistant"}};
+        // With tool calls and no text, content is null, as OpenAI itself sends it.
+        message["content"] = m.text.empty() && !m.tool_calls.empty() ? json(nullptr) : json(m.text);
+        if (!m.tool_calls.empty()) message["tool_calls"] = ToolCallsJson(m.tool_calls);
+        messages.push_back(std::move(message));
+        break;
+      }
+      case Role::kToolResults:
+        for (const ToolResult& r : m.tool_results) {
+          messages.push_back(
+              {{"role", "tool"}, {"tool_call_id", r.call_id}, {"content", r.content}});
+        }
+        break;
+    }
+  }
+  return messages;
+}
+
+// Reads the chunks of one streamed answer into a Turn.
+class Decoder final : public EventDecoder {
+ public:
+  Decoder(Turn& turn, const StreamSink& sink) : turn_(turn), sink_(sink) {}
+
+  std::optional<ProviderError> OnEvent(const SseEvent& event) override {
+    if (event.data == "[DONE]") {
+      done_ = true;
+      return std::nullopt;
+    }
+    const json chunk = json::parse(event.data, nullptr, /*allow_exceptions=*/false);
+    if (!chunk.is_object()) {
+      return ProviderError{
+          ErrorKind::kProtocol,
+          "malformed JSON in a chat.completion.chunk event: " + Excerpt(event.data)};
+    }
+    if (const json* error = Field(chunk, "error")) {  // some servers report failures in the stream
+      const std::string* message = StringField(Field(error, "message"));
+      return ProviderError{ErrorKind::kServer, "the server reported an error in the stream: " +
+                                                   (message ? *message : Excerpt(error->dump()))};
+    }
+    if (const json* usage = Field(chunk, "usage")) {
+      if (auto n = IntegerField(Field(usage, "prompt_tokens"))) turn_.usage.input_tokens = *n;
+      if (auto n = IntegerField(Field(usage, "completion_tokens"))) turn_.usage.output_tokens = *n;
+    }
+    const json* choices = Field(chunk, "choices");
+    if (choices == nullptr || !choices->is_array() || choices->empty()) return std::nullopt;
+    const json& choice = choices->front();
+    if (const std::string* reason = StringField(Field(choice, "finish_reason"))) {
+      turn_.finish_reason = *reason;
+    }
+    const json* delta = Field(choice, "delta");
+    if (const std::string* text = StringField(Field(delta, "content")); text && !text->empty()) {
+      turn_.text += *text;
+      if (sink_.on_text) sink_.on_text(*text);
+    }
+    if (const json* calls = Field(delta, "tool_calls"); calls && calls->is_array()) {
+      for (const json& fragment : *calls) AddFragment(fragment);
+    }
+    return std::nullopt;
+  }
+
+  // [DONE] is the terminal event; a server that ends the body properly after
+  // a finish_reason but without [DONE] is forgiven.
+  bool Complete(bool clean_end) const override {
+    return done_ || (clean_end && !turn_.finish_reason.empty());
+  }
+
+  // Hands the assembled calls over, in index order.
+  void Finish() {
+    for (auto& [index, call] : calls_) {
+      if (call.id.empty()) call.id = "call_" + std::to_string(index);  // some local servers omit it
+      turn_.tool_calls.push_back(std::move(call));
+    }
+    calls_.clear();
+    if (sink_.on_tool_call) {
+      for (const ToolCall& call : turn_.tool_calls) sink_.on_tool_call(call);
+    }
+  }
+
+ private:
+  void AddFragment(const json& fragment) {
+    // Without an index (some servers send one call that way), it is call 0.
+    const long index = IntegerField(Field(fragment, "index")).value_or(0);
+    ToolCall& call = calls_[index];
+    if (const std::string* id = StringField(Field(fragment, "id")); id && !id->empty())
+      call.id = *id;
+    const json* function = Field(fragment, "function");
+    if (const std::string* name = StringField(Field(function, "name")); name && !name->empty()) {
+      call.name = *name;
+    }
+    if (const std::string* args = StringField(Field(function, "arguments")))
+      call.arguments += *args;
+  }
+
+  Turn& turn_;
+  const StreamSink& sink_;
+  std::map<long, ToolCall> calls_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+std::string OpenAiRequestBody(const TurnRequest& request) {
+  json body = {{"model", request.model},
+               {"stream", true},
+               {"stream_options", {{"include_usage", true}}},
+               {"max_tokens", request.max_tokens},
+               {"messages", MessagesJson(request)}};
+  if (!request.tools.empty()) {
+    json tools = json::array();
+    for (const ToolSpec& tool : request.tools) {
+      json parameters = tool.parameters.is_object()
+                            ? tool.parameters
+                            : json{{"type", "object"}, {"properties", json::object()}};
+      tools.push_back({{"type", "function"},
+                       {"function",
+                        {{"name", tool.name},
+                         {"description", tool.description},
+                         {"parameters", std::move(parameters)}}}});
+    }
+    body["tools"] = std::move(tools);
+  }
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+OpenAiProvider::OpenAiProvider(ProviderSettings settings) : settings_(std::move(settings)) {
+  if (settings_.base_url.empty()) settings_.base_url = kOpenAiDefaultBaseUrl;
+  settings_.base_url = WithoutTrailingSlashes(settings_.base_url);
+}
+
+Result<Turn, ProviderError> OpenAiProvider::StreamTurn(const TurnRequest& request,
+                                                       const StreamSink& sink,
+                                                       const std::atomic<bool>& cancel) {
+  const std::lock_guard lock(mutex_);
+  if (settings_.api_key.empty()) {
+    return Err(
+        MissingKey("OPENAI_API_KEY", "any value will do for a local server that needs none"));
+  }
+  StreamCall call;
+  call.post.url = settings_.base_url + "/chat/completions";
+  call.post.headers = {"Authorization: Bearer " + settings_.api_key,
+                       "Content-Type: application/json", "Accept: text/event-stream"};
+  call.post.body = OpenAiRequestBody(request);
+  call.post.connect_timeout = std::chrono::milliseconds(settings_.connect_timeout_ms);
+  call.post.stall_timeout = std::chrono::milliseconds(settings_.stall_timeout_ms);
+  call.key_variable = "OPENAI_API_KEY";
+  call.max_retries = settings_.max_retries;
+
+  Turn turn;
+  Decoder decoder(turn, sink);
+  auto streamed = RunStream(http_, call, decoder, sink.on_retry, cancel);
+  if (!streamed) return Err(std::move(streamed.error()));
+  decoder.Finish();
+  return turn;
+}
+
+}  // namespace ikigai::providers

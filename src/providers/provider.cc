@@ -1,0 +1,14 @@
+#include "providers/provider.h"
+
+#include "providers/anthropic_provider.h"
+#include "providers/openai_provider.h"
+
+namespace ikigai::providers {
+
+std::unique_ptr<Provider> MakeProvider(const ProviderSettings& settings) {
+  if (settings.kind == "openai") return std::make_unique<OpenAiProvider>(settings);
+  if (settings.kind == "anthropic") return std::make_unique<AnthropicProvider>(settings);
+  return nullptr;
+}
+
+}  // namespace ikigai::providers
