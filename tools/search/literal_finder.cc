@@ -36,17 +36,24 @@ LiteralFinder::LiteralFinder(std::string needle, bool ignore_case)
   ignore_case_ = ignore_case_ && std::any_of(needle_.begin(), needle_.end(), IsAsciiLetter);
   if (ignore_case_) std::transform(needle_.begin(), needle_.end(), needle_.begin(), Lower);
   if (needle_.size() < 2) return;
-  std::array<std::size_t, 2> best{0, 1};
+  // The rarest byte, then the rarest other one, preferring the farthest from
+  // the first among equals: two far-apart bytes agree by chance less often
+  // than neighbours ("BO" in BOOST_ASSERT is everywhere in Boost, "B" and
+  // the final "T" eleven bytes apart much less).
   auto rank = [&](std::size_t i) { return Frequency(static_cast<unsigned char>(needle_[i])); };
+  std::size_t first = 0;
+  for (std::size_t i = 1; i < needle_.size(); ++i) {
+    if (rank(i) < rank(first)) first = i;
+  }
+  auto distance = [first](std::size_t i) { return i > first ? i - first : first - i; };
+  std::size_t second = first == 0 ? 1 : 0;
   for (std::size_t i = 0; i < needle_.size(); ++i) {
-    if (rank(i) < rank(best[0])) {
-      best[1] = best[0];
-      best[0] = i;
-    } else if (i != best[0] && (best[1] == best[0] || rank(i) < rank(best[1]))) {
-      best[1] = i;
+    if (i == first) continue;
+    if (rank(i) < rank(second) || (rank(i) == rank(second) && distance(i) > distance(second))) {
+      second = i;
     }
   }
-  if (best[0] == best[1]) best[1] = best[0] == 0 ? 1 : 0;
+  const std::array<std::size_t, 2> best{first, second};
   probe1_ = std::min(best[0], best[1]);
   probe2_ = std::max(best[0], best[1]);
 }
