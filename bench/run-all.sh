@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ./tool-roundtrip.sh "$@"
 ./host.sh "$@"
+./agent.sh "$@"
 ./search.sh "$@"
