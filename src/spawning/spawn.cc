@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,6 +69,14 @@ IKIGAI_CHILD_CODE void CloseFrom3(ChildPlan* plan) {
   for (rlim_t fd = 3; fd < end; ++fd) ::close(static_cast<int>(fd));
 }
 
+// The kernel's struct sigaction (not glibc's, whose mask is larger).
+struct KernelSigaction {
+  void (*handler)(int);
+  unsigned long flags;
+  void (*restorer)();
+  unsigned long mask;
+};
+
 IKIGAI_CHILD_CODE int ChildMain(void* arg) {
   auto* plan = static_cast<ChildPlan*>(arg);
   if (::setpgid(0, 0) != 0) ChildFail(plan, Step::kSetpgid, errno);
@@ -77,10 +86,13 @@ IKIGAI_CHILD_CODE int ChildMain(void* arg) {
   }
   CloseFrom3(plan);
   // Ignored signals stay ignored across exec, and a handler must not run
-  // here; SIGKILL, SIGSTOP and glibc's internal signals refuse, harmlessly.
-  struct sigaction default_action {};
-  default_action.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &default_action, nullptr);
+  // here. The raw system call also reaches the two real-time signals glibc
+  // keeps for itself (32, 33), which a parent may have left ignored and
+  // glibc's sigaction() refuses to touch; SIGKILL and SIGSTOP refuse, harmlessly.
+  const KernelSigaction default_action{SIG_DFL, 0, nullptr, 0};
+  for (int sig = 1; sig < NSIG; ++sig) {
+    ::syscall(SYS_rt_sigaction, sig, &default_action, nullptr, sizeof default_action.mask);
+  }
   if (plan->cwd != nullptr && ::chdir(plan->cwd) != 0) ChildFail(plan, Step::kChdir, errno);
   if (plan->pre_exec != nullptr) {
     const int error = plan->pre_exec(plan->pre_exec_context);

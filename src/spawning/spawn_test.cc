@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -155,7 +156,17 @@ TEST(SpawnTest, SignalsAreResetForTheChild) {
   sigemptyset(&block);
   sigaddset(&block, SIGUSR1);
   ::pthread_sigmask(SIG_BLOCK, &block, &old_mask);
+  // A parent may leave glibc's own signals (32, 33) ignored, as some CI
+  // runners do; glibc's sigaction() cannot set them, the raw call can.
+  struct {
+    void (*handler)(int);
+    unsigned long flags;
+    void (*restorer)();
+    unsigned long mask;
+  } kernel_ignore{SIG_IGN, 0, nullptr, 0}, kernel_default{SIG_DFL, 0, nullptr, 0};
+  for (int sig : {32, 33}) ::syscall(SYS_rt_sigaction, sig, &kernel_ignore, nullptr, 8);
   auto child = Spawn(Request("/bin/grep", {"-E", "^(SigIgn|SigBlk)", "/proc/self/status"}));
+  for (int sig : {32, 33}) ::syscall(SYS_rt_sigaction, sig, &kernel_default, nullptr, 8);
   ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
   ::sigaction(SIGPIPE, &old_pipe, nullptr);
   ::sigaction(SIGTERM, &old_term, nullptr);
