@@ -222,17 +222,10 @@ Result<Turn, ProviderError> AnthropicProvider::StreamTurn(const TurnRequest& req
                                                           const std::atomic<bool>& cancel) {
   const std::lock_guard lock(mutex_);
   if (settings_.api_key.empty()) return Err(MissingKey("ANTHROPIC_API_KEY"));
-  StreamCall call;
-  call.post.url = settings_.base_url + "/v1/messages";
-  call.post.headers = {"x-api-key: " + settings_.api_key,
-                       std::string("anthropic-version: ") + kAnthropicVersion,
-                       "Content-Type: application/json", "Accept: text/event-stream"};
-  call.post.body = AnthropicRequestBody(request);
-  call.post.connect_timeout = std::chrono::milliseconds(settings_.connect_timeout_ms);
-  call.post.stall_timeout = std::chrono::milliseconds(settings_.stall_timeout_ms);
-  call.key_variable = "ANTHROPIC_API_KEY";
-  call.max_retries = settings_.max_retries;
-
+  const StreamCall call = StreamCallFor(
+      settings_, settings_.base_url + "/v1/messages",
+      {"x-api-key: " + settings_.api_key, std::string("anthropic-version: ") + kAnthropicVersion},
+      AnthropicRequestBody(request), "ANTHROPIC_API_KEY");
   Turn turn;
   Decoder decoder(turn, sink);
   auto streamed = RunStream(http_, call, decoder, sink.on_retry, cancel);

@@ -173,16 +173,9 @@ Result<Turn, ProviderError> OpenAiProvider::StreamTurn(const TurnRequest& reques
     return Err(
         MissingKey("OPENAI_API_KEY", "any value will do for a local server that needs none"));
   }
-  StreamCall call;
-  call.post.url = settings_.base_url + "/chat/completions";
-  call.post.headers = {"Authorization: Bearer " + settings_.api_key,
-                       "Content-Type: application/json", "Accept: text/event-stream"};
-  call.post.body = OpenAiRequestBody(request);
-  call.post.connect_timeout = std::chrono::milliseconds(settings_.connect_timeout_ms);
-  call.post.stall_timeout = std::chrono::milliseconds(settings_.stall_timeout_ms);
-  call.key_variable = "OPENAI_API_KEY";
-  call.max_retries = settings_.max_retries;
-
+  const StreamCall call = StreamCallFor(settings_, settings_.base_url + "/chat/completions",
+                                        {"Authorization: Bearer " + settings_.api_key},
+                                        OpenAiRequestBody(request), "OPENAI_API_KEY");
   Turn turn;
   Decoder decoder(turn, sink);
   auto streamed = RunStream(http_, call, decoder, sink.on_retry, cancel);

@@ -88,6 +88,22 @@ ProviderError NotAStream(const PostResponse& r) {
 
 }  // namespace
 
+StreamCall StreamCallFor(const ProviderSettings& settings, std::string url,
+                         std::vector<std::string> headers, std::string body,
+                         std::string key_variable) {
+  StreamCall call;
+  call.post.url = std::move(url);
+  call.post.headers = std::move(headers);
+  call.post.headers.push_back("Content-Type: application/json");
+  call.post.headers.push_back("Accept: text/event-stream");
+  call.post.body = std::move(body);
+  call.post.connect_timeout = std::chrono::milliseconds(settings.connect_timeout_ms);
+  call.post.stall_timeout = std::chrono::milliseconds(settings.stall_timeout_ms);
+  call.key_variable = std::move(key_variable);
+  call.max_retries = settings.max_retries;
+  return call;
+}
+
 ProviderError MissingKey(std::string_view key_variable, std::string_view hint) {
   std::string message = "no API key: set " + std::string(key_variable);
   if (!hint.empty()) message += " (" + std::string(hint) + ")";

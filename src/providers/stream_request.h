@@ -45,6 +45,12 @@ struct StreamCall {
   int max_retries = 3;
 };
 
+// A call to `url` with the provider's timeouts and retries; `headers` hold
+// the key, `key_variable` is what an auth error tells to set.
+StreamCall StreamCallFor(const ProviderSettings& settings, std::string url,
+                         std::vector<std::string> headers, std::string body,
+                         std::string key_variable);
+
 using RetryNotice = std::function<void(std::string_view reason, std::chrono::milliseconds wait)>;
 
 Result<std::monostate, ProviderError> RunStream(HttpClient& http, const StreamCall& call,
