@@ -77,7 +77,8 @@ void BareRoundTrip(const std::string& path, const std::string& input) {
   posix_spawn_file_actions_destroy(&actions);
   ::close(in[0]);
   ::close(out[1]);
-  if (::write(in[1], input.data(), input.size()) != static_cast<ssize_t>(input.size())) std::abort();
+  if (::write(in[1], input.data(), input.size()) != static_cast<ssize_t>(input.size()))
+    std::abort();
   ::close(in[1]);
   char buf[65536];
   while (::read(out[0], buf, sizeof buf) > 0) {
@@ -108,7 +109,8 @@ int main(int argc, char** argv) {
   std::vector<double> six_parallel, six_sequential, many_parallel, many_sequential;
   std::size_t found_six = 0, found_many = 0;
   for (int round = 0; round < 15; ++round) {
-    six_parallel.push_back(TimeMs([&] { found_six = ikigai::discovery::Discover(six).tools().size(); }));
+    six_parallel.push_back(
+        TimeMs([&] { found_six = ikigai::discovery::Discover(six).tools().size(); }));
     six_sequential.push_back(TimeMs([&] { SequentialSchemas(ToolsIn(system_dir)); }));
     if (round < 7) {
       many_parallel.push_back(
@@ -139,11 +141,15 @@ int main(int argc, char** argv) {
 
   const double six_ms = MedianMs(six_parallel), many_ms = MedianMs(many_parallel);
   const double exec_ms = MedianMs(through_executor), bare_ms = MedianMs(bare);
-  std::printf("discovery, %zu core tools:   %7.2f ms  (one after another: %7.2f ms)  goal < 15 ms: %s\n",
-              found_six, six_ms, MedianMs(six_sequential), six_ms < 15 ? "met" : "MISSED");
-  std::printf("discovery, %zu tool copies: %7.2f ms  (one after another: %7.2f ms)  goal < 250 ms: %s\n",
-              found_many, many_ms, MedianMs(many_sequential), many_ms < 250 ? "met" : "MISSED");
-  std::printf("one call through the executor: %.3f ms, bare round trip: %.3f ms, ratio %.2f  goal <= 1.2: %s\n",
-              exec_ms, bare_ms, exec_ms / bare_ms, exec_ms / bare_ms <= 1.2 ? "met" : "MISSED");
+  std::printf(
+      "discovery, %zu core tools:   %7.2f ms  (one after another: %7.2f ms)  goal < 15 ms: %s\n",
+      found_six, six_ms, MedianMs(six_sequential), six_ms < 15 ? "met" : "MISSED");
+  std::printf(
+      "discovery, %zu tool copies: %7.2f ms  (one after another: %7.2f ms)  goal < 250 ms: %s\n",
+      found_many, many_ms, MedianMs(many_sequential), many_ms < 250 ? "met" : "MISSED");
+  std::printf(
+      "one call through the executor: %.3f ms, bare round trip: %.3f ms, ratio %.2f  goal <= 1.2: "
+      "%s\n",
+      exec_ms, bare_ms, exec_ms / bare_ms, exec_ms / bare_ms <= 1.2 ? "met" : "MISSED");
   return 0;
 }
