@@ -46,8 +46,9 @@ TEST(GrepTool, SeedExample) {
   TempDir dir;
   SeedTree(dir);
   ToolRun run = Grep({{"pattern", "TODO"}, {"glob", "*.c"}, {"path", "src"}}, {.cwd = dir.path()});
-  EXPECT_EQ(run.out,
-            R"({"output":"src/main.c:42: // TODO: implement error handling\nsrc/util.c:15: // TODO: optimize this","count":2})");
+  EXPECT_EQ(
+      run.out,
+      R"({"output":"src/main.c:42: // TODO: implement error handling\nsrc/util.c:15: // TODO: optimize this","count":2})");
 }
 
 TEST(GrepTool, NoMatchesIsAnEmptySuccess) {
@@ -94,7 +95,8 @@ TEST(GrepTool, IgnoreCase) {
   TempDir dir;
   WriteFile(dir / "f.txt", "Error one\nerror two\nERROR three\nfine\n");
   EXPECT_EQ(Grep({{"pattern", "error"}, {"path", dir.path()}}).json["count"], 1);
-  EXPECT_EQ(Grep({{"pattern", "error"}, {"path", dir.path()}, {"ignore_case", true}}).json["count"], 3);
+  EXPECT_EQ(Grep({{"pattern", "error"}, {"path", dir.path()}, {"ignore_case", true}}).json["count"],
+            3);
 }
 
 TEST(GrepTool, OutputModes) {
@@ -102,7 +104,8 @@ TEST(GrepTool, OutputModes) {
   WriteFile(dir / "b.txt", "x\nx\n");
   WriteFile(dir / "a.txt", "x\n");
   WriteFile(dir / "c.txt", "y\n");
-  ToolRun files = Grep({{"pattern", "x"}, {"output_mode", "files_with_matches"}}, {.cwd = dir.path()});
+  ToolRun files =
+      Grep({{"pattern", "x"}, {"output_mode", "files_with_matches"}}, {.cwd = dir.path()});
   EXPECT_EQ(files.json["output"], "a.txt\nb.txt");
   EXPECT_EQ(files.json["count"], 2);
   ToolRun counts = Grep({{"pattern", "x"}, {"output_mode", "count"}}, {.cwd = dir.path()});
@@ -117,8 +120,8 @@ TEST(GrepTool, HeadLimitCutsOutputButCountsEverything) {
   TempDir dir;
   WriteFile(dir / "f.txt", Lines(1, 10, "match"));
   ToolRun run = Grep({{"pattern", "match"}, {"path", dir / "f.txt"}, {"head_limit", 3}});
-  EXPECT_EQ(run.json["output"], dir / "f.txt:1: match 1\n" + dir / "f.txt:2: match 2\n" +
-                                    dir / "f.txt:3: match 3");
+  EXPECT_EQ(run.json["output"],
+            dir / "f.txt:1: match 1\n" + dir / "f.txt:2: match 2\n" + dir / "f.txt:3: match 3");
   EXPECT_EQ(run.json["count"], 10);
   EXPECT_EQ(run.json["truncated"], true);
   EXPECT_EQ(Grep({{"pattern", "x"}, {"head_limit", -1}}).json["error_code"], "INVALID_ARG");
@@ -161,9 +164,11 @@ TEST(GrepTool, UnicodeAndInvalidUtf8) {
   WriteFile(dir / "caf\xC3\xA9.txt", "d\xC3\xA9j\xC3\xA0 vu\nbad \xFF byte vu\n");
   ToolRun run = Grep({{"pattern", "vu"}}, {.cwd = dir.path()});
   ASSERT_TRUE(run.json.is_object()) << "output must stay valid JSON";
-  EXPECT_EQ(run.json["output"],
-            "caf\xC3\xA9.txt:1: d\xC3\xA9j\xC3\xA0 vu\ncaf\xC3\xA9.txt:2: bad \xEF\xBF\xBD byte vu");
-  EXPECT_EQ(Grep({{"pattern", "d.j.\\s"}}, {.cwd = dir.path()}).json["count"], 1);  // '.' is a character
+  EXPECT_EQ(
+      run.json["output"],
+      "caf\xC3\xA9.txt:1: d\xC3\xA9j\xC3\xA0 vu\ncaf\xC3\xA9.txt:2: bad \xEF\xBF\xBD byte vu");
+  EXPECT_EQ(Grep({{"pattern", "d.j.\\s"}}, {.cwd = dir.path()}).json["count"],
+            1);  // '.' is a character
 }
 
 TEST(GrepTool, HiddenFilesAndGitignoredFilesAreSkipped) {
@@ -175,7 +180,8 @@ TEST(GrepTool, HiddenFilesAndGitignoredFilesAreSkipped) {
   WriteFile(dir / "build/gen.c", "needle\n");
   WriteFile(dir / "main.c", "needle\n");
   EXPECT_EQ(Grep({{"pattern", "needle"}}, {.cwd = dir.path()}).json["output"], "main.c:1: needle");
-  EXPECT_EQ(Grep({{"pattern", "needle"}, {"no_ignore", true}}, {.cwd = dir.path()}).json["count"], 2);
+  EXPECT_EQ(Grep({{"pattern", "needle"}, {"no_ignore", true}}, {.cwd = dir.path()}).json["count"],
+            2);
 }
 
 TEST(GrepTool, EmptyResultSaysIgnoredFilesWereSkipped) {
@@ -221,7 +227,8 @@ TEST(GrepTool, SymlinkLoopsTerminate) {
   MkDir(dir / "a");
   WriteFile(dir / "a/f.txt", "needle\n");
   ASSERT_EQ(::symlink("..", (dir / "a/up").c_str()), 0);
-  ToolRun run = Grep({{"pattern", "needle"}}, {.cwd = dir.path(), .timeout = std::chrono::seconds(10)});
+  ToolRun run =
+      Grep({{"pattern", "needle"}}, {.cwd = dir.path(), .timeout = std::chrono::seconds(10)});
   EXPECT_EQ(run.json["output"], "a/f.txt:1: needle");
 }
 
@@ -238,12 +245,14 @@ TEST(GrepTool, UnreadableDirectoriesAndFilesAreSkippedAsANonRootUser) {
 
 TEST(GrepTool, ManyMatchesStayInBudgetWithTheTotalCount) {
   TempDir dir;
-  for (int f = 0; f < 30; ++f) WriteFile(dir / ("f" + std::to_string(f) + ".txt"), Lines(1, 2000, "match"));
+  for (int f = 0; f < 30; ++f)
+    WriteFile(dir / ("f" + std::to_string(f) + ".txt"), Lines(1, 2000, "match"));
   ToolRun run = Grep({{"pattern", "match"}}, {.cwd = dir.path()});
   EXPECT_LT(run.out.size(), 61u * 1024);
   EXPECT_EQ(run.json["count"], 60000);
   EXPECT_EQ(run.json["truncated"], true);
-  EXPECT_TRUE(run.json["output"].get<std::string>().starts_with("f0.txt:1: match 1\nf0.txt:2: match 2\n"));
+  EXPECT_TRUE(
+      run.json["output"].get<std::string>().starts_with("f0.txt:1: match 1\nf0.txt:2: match 2\n"));
 }
 
 TEST(GrepTool, OutputIsTheSameOverRepeatedRuns) {
@@ -265,7 +274,8 @@ TEST(GrepTool, OutputIsTheSameOverRepeatedRuns) {
 TEST(GrepTool, CatastrophicPatternIsLinear) {
   TempDir dir;
   WriteFile(dir / "a.txt", std::string(100000, 'a') + "\n");
-  ToolRun run = Grep({{"pattern", "(a+)+$b"}}, {.cwd = dir.path(), .timeout = std::chrono::seconds(20)});
+  ToolRun run =
+      Grep({{"pattern", "(a+)+$b"}}, {.cwd = dir.path(), .timeout = std::chrono::seconds(20)});
   EXPECT_EQ(run.json["count"], 0);
 }
 
