@@ -8,7 +8,7 @@ packages=(
   # build
   cmake g++ make pkg-config git
   nlohmann-json3-dev libre2-dev libcli11-dev
-  libcurl4-openssl-dev
+  libcurl4-openssl-dev libedit-dev
   # tests
   googletest libgtest-dev libgmock-dev
   python3 jq util-linux procps

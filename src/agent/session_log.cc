@@ -12,6 +12,8 @@
 #include <fstream>
 #include <random>
 
+#include "protocol/wrapper.h"
+
 namespace ikigai::agent {
 namespace {
 
@@ -40,6 +42,23 @@ std::string RoleName(Role role) {
       return "tool_results";
   }
   return "user";
+}
+
+// A session that ended while its tools ran (killed, or a second Ctrl+C)
+// has an assistant turn whose calls have no results, which no provider
+// accepts: each gets a CANCELLED result, where the results would have been.
+void AnswerOpenCalls(std::vector<Message>& messages) {
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    if (messages[i].role != Role::kAssistant || messages[i].tool_calls.empty()) continue;
+    if (i + 1 < messages.size() && messages[i + 1].role == Role::kToolResults) continue;
+    Message results{Role::kToolResults, "", {}, {}};
+    for (const auto& call : messages[i].tool_calls) {
+      const auto wrapped = protocol::WrapFailure(
+          "CANCELLED", "The session ended before this call finished; it may have run in part.");
+      results.tool_results.push_back({call.id, call.name, wrapped.dump()});
+    }
+    messages.insert(messages.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(results));
+  }
 }
 
 }  // namespace
@@ -169,6 +188,7 @@ Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std
     if (!message) return Err(session.path + ":" + std::to_string(number) + ": " + message.error());
     session.messages.push_back(std::move(*message));
   }
+  AnswerOpenCalls(session.messages);
   return session;
 }
 

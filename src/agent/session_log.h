@@ -46,7 +46,9 @@ struct LoadedSession {
 };
 
 // The session `id`, or the most recent one when `id` is empty. Errors name
-// what was not found.
+// what was not found. A line cut by a crash ends the file; tool calls left
+// without results (the session ended while they ran) get CANCELLED ones, so
+// the conversation can go on.
 Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std::string& id);
 
 // ~/.ikigai/sessions

@@ -1,6 +1,6 @@
 // The registry's tools as the model sees them: name, parameters, and a
-// description that also tells the result's shape (the tool's own "returns",
-// inside the wrapper every result comes in).
+// description that also tells the result's shape: the wrapper every result
+// comes in, around the tool's own "returns" when it declares one.
 #pragma once
 
 #include <vector>

@@ -41,4 +41,36 @@ std::string SystemPromptFor(const config::AgentConfig& agent) {
   return ::getcwd(cwd, sizeof cwd) != nullptr ? agent::ComposeSystemPrompt(base, cwd) : base;
 }
 
+agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model) {
+  return {model, SystemPromptFor(agent), agent.max_rounds, agent.max_tokens};
+}
+
+std::string MissingKeyMessage(const std::string& provider) {
+  return "no API key for the " + provider + " provider. " +
+         (provider == "anthropic"
+              ? "Set ANTHROPIC_API_KEY, or OPENAI_API_KEY with --provider openai"
+              : "Set OPENAI_API_KEY (any value, e.g. none, for a local server), or "
+                "ANTHROPIC_API_KEY with --provider anthropic") +
+         "; or put the key in ~/.ikigai/config.json (see docs/configuration.md). "
+         "The tool commands (ikigai tool ...) work without one.";
+}
+
+Result<std::unique_ptr<agent::SessionLog>, std::string> CreateSessionLog(
+    const std::string& provider, const std::string& model) {
+  char cwd[4096];
+  return agent::SessionLog::Create(agent::DefaultSessionDirectory(),
+                                   {{"provider", provider},
+                                    {"model", model},
+                                    {"cwd", ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ""}});
+}
+
+Result<ResumedSession, std::string> ResumeSession(const std::string& id) {
+  auto loaded = agent::LoadSession(agent::DefaultSessionDirectory(), id);
+  if (!loaded) return Err(std::move(loaded.error()));
+  ResumedSession session{loaded->id, std::move(loaded->messages), nullptr};
+  auto reopened = agent::SessionLog::Reopen(loaded->path, loaded->id);
+  if (reopened) session.log = std::move(*reopened);
+  return session;
+}
+
 }  // namespace ikigai::cli

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "agent/agent.h"
+#include "agent/session_log.h"
 #include "config/config.h"
 #include "providers/provider.h"
 
@@ -28,5 +29,26 @@ std::string ModelFor(const config::AgentConfig& agent, const AgentFlags& flags,
 
 // The system prompt: configured or default, plus ./AGENTS.md if enabled.
 std::string SystemPromptFor(const config::AgentConfig& agent);
+
+// The agent's options: this model, the system prompt, the configured limits.
+agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model);
+
+// What to do when the provider has no key (one-shot mode and the REPL say
+// the same): which variable to set, or the configuration file.
+std::string MissingKeyMessage(const std::string& provider);
+
+// A new session log in ~/.ikigai/sessions, started with the provider, the
+// model and the working directory; errors say why it cannot be written.
+Result<std::unique_ptr<agent::SessionLog>, std::string> CreateSessionLog(
+    const std::string& provider, const std::string& model);
+
+// A session to continue (`id`, or the most recent when empty): its messages,
+// and its file reopened for appending (null if it cannot be).
+struct ResumedSession {
+  std::string id;
+  std::vector<providers::Message> messages;
+  std::unique_ptr<agent::SessionLog> log;
+};
+Result<ResumedSession, std::string> ResumeSession(const std::string& id);
 
 }  // namespace ikigai::cli

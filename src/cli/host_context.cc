@@ -7,14 +7,24 @@
 
 namespace ikigai::cli {
 
-Result<HostContext, std::string> LoadHostContext() {
+Result<HostContext, std::string> LoadHostConfig() {
   auto config = config::LoadConfig(config::DefaultConfigFiles());
   if (!config) return Err(std::move(config.error()));
-  HostContext context{std::move(*config), discovery::DefaultDirectories(), nullptr};
+  return HostContext{std::move(*config), discovery::DefaultDirectories(),
+                     std::make_shared<const registry::Registry>()};
+}
+
+discovery::DiscoveryOptions DiscoveryOptionsFor(const config::Config& config) {
   discovery::DiscoveryOptions options;
-  options.schema_timeout = context.config.schema_timeout;
-  context.registry =
-      std::make_shared<const registry::Registry>(discovery::Discover(context.directories, options));
+  options.schema_timeout = config.schema_timeout;
+  return options;
+}
+
+Result<HostContext, std::string> LoadHostContext() {
+  auto context = LoadHostConfig();
+  if (!context) return context;
+  context->registry = std::make_shared<const registry::Registry>(
+      discovery::Discover(context->directories, DiscoveryOptionsFor(context->config)));
   return context;
 }
 

@@ -21,6 +21,13 @@ struct HostContext {
 // tools.
 Result<HostContext, std::string> LoadHostContext();
 
+// The configuration and the directories only, with an empty registry: for
+// the REPL, which discovers the tools in the background.
+Result<HostContext, std::string> LoadHostConfig();
+
+// How discovery is configured (the schema timeout).
+discovery::DiscoveryOptions DiscoveryOptionsFor(const config::Config& config);
+
 // How a tool's path is shown: relative to the working directory when under
 // it, "~/..." when under the home directory, else absolute.
 std::string DisplayPath(const std::string& path);

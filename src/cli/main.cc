@@ -1,7 +1,7 @@
 // ikigai's command line.
 //
-//   ikigai                          the tool listing and how to call a tool
-//                                   (the agent comes with a later issue)
+//   ikigai [--resume [ID]]          the interactive REPL (src/repl/), on a new
+//          [--provider P] [--model M] session or a logged one
 //   ikigai tool list                the tools found, then discovery problems
 //   ikigai tool show NAME           a tool's path and schema
 //   ikigai tool call NAME [ARGS|-]  call a tool; print the wrapper the model sees
@@ -19,19 +19,10 @@
 #include "cli/oneshot.h"
 #include "cli/tool_check.h"
 #include "cli/tool_commands.h"
+#include "repl/repl.h"
 
 namespace ikigai::cli {
 namespace {
-
-int Welcome(const HostContext& host) {
-  ListTools(host, std::cout);
-  std::cout << "\nCall a tool with JSON arguments:\n"
-               "  ikigai tool call bash '{\"command\": \"ls\"}'\n"
-               "  ikigai tool show file_read\n"
-               "Add your own: an executable named NAME-tool in ~/.ikigai/tools/ or "
-               "./.ikigai/tools/ (see docs/tool-protocol.md).\n";
-  return 0;
-}
 
 int Run(int argc, char** argv) {
   CLI::App app{"ikigai: a terminal coding agent whose every tool is an external executable."};
@@ -89,17 +80,23 @@ int Run(int argc, char** argv) {
   if (*call && call_args == "-") {
     call_args.assign(std::istreambuf_iterator<char>(std::cin), {});
   }
+  if (!*prompt_option && !*tool) {
+    // The REPL discovers the tools in the background: its prompt comes first.
+    auto host = LoadHostConfig();
+    if (!host) {
+      std::cerr << "ikigai: " << host.error() << "\n";
+      return 2;
+    }
+    repl::ReplOptions options{{provider, model}, std::nullopt, IKIGAI_VERSION};
+    if (*resume_option) options.resume = resume_id;
+    return repl::RunRepl(std::move(*host), options);
+  }
   auto host = LoadHostContext();
   if (!host) {
     std::cerr << "ikigai: " << host.error() << "\n";
     return 2;
   }
-  if (*prompt_option || *resume_option) {
-    if (!*prompt_option) {
-      std::cerr << "ikigai: --resume continues a session with -p PROMPT (the interactive "
-                   "REPL is not built yet).\n";
-      return 2;
-    }
+  if (*prompt_option) {
     if (prompt.empty() || prompt == "-")
       prompt.assign(std::istreambuf_iterator<char>(std::cin), {});
     if (prompt.find_first_not_of(" \t\r\n") == std::string::npos) {
@@ -112,8 +109,7 @@ int Run(int argc, char** argv) {
   }
   if (*list) return ListTools(*host, std::cout);
   if (*show) return ShowTool(*host, show_name, std::cout, std::cerr);
-  if (*call) return CallTool(*host, call_name, call_args, std::cout);
-  return Welcome(*host);
+  return CallTool(*host, call_name, call_args, std::cout);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <iterator>
 
 #include "agent/session_log.h"
 #include "executor/executor.h"
@@ -12,11 +13,18 @@ namespace ikigai::cli {
 namespace {
 
 agent::Cancellation* g_cancellation = nullptr;
+volatile sig_atomic_t g_signal = 0;
 
-// The first Ctrl+C stops the turn (stream closed, tool groups killed); a
+// The signals that stop a turn: Ctrl+C, and a supervisor's SIGTERM or a
+// closed terminal's SIGHUP, which would otherwise kill ikigai and leave its
+// tools running in their own process groups.
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// The first signal stops the turn (stream closed, tool groups killed); a
 // second one, before the first took effect, ends ikigai at once.
-void OnInterrupt(int) {
-  if (g_cancellation == nullptr || g_cancellation->requested()) ::_exit(130);
+void OnInterrupt(int sig) {
+  if (g_cancellation == nullptr || g_cancellation->requested()) ::_exit(128 + sig);
+  g_signal = sig;
   g_cancellation->Request();
 }
 
@@ -77,13 +85,7 @@ int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostr
     return 2;
   }
   if (settings->api_key.empty()) {
-    err << "ikigai: no API key for the " << settings->kind << " provider. "
-        << (settings->kind == "anthropic"
-                ? "Set ANTHROPIC_API_KEY, or OPENAI_API_KEY with --provider openai"
-                : "Set OPENAI_API_KEY (any value, e.g. none, for a local server), or "
-                  "ANTHROPIC_API_KEY with --provider anthropic")
-        << "; or put the key in ~/.ikigai/config.json (see docs/configuration.md). "
-           "The tool commands (ikigai tool ...) work without one.\n";
+    err << "ikigai: " << MissingKeyMessage(settings->kind) << "\n";
     return 2;
   }
   const std::string model = ModelFor(agent_config, options.flags, settings->kind);
@@ -92,22 +94,16 @@ int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostr
   // The session: resumed, or new.
   std::vector<providers::Message> history;
   std::unique_ptr<agent::SessionLog> log;
-  const std::string sessions = agent::DefaultSessionDirectory();
   if (options.resume) {
-    auto loaded = agent::LoadSession(sessions, *options.resume);
-    if (!loaded) {
-      err << "ikigai: cannot resume: " << loaded.error() << "\n";
+    auto resumed = ResumeSession(*options.resume);
+    if (!resumed) {
+      err << "ikigai: cannot resume: " << resumed.error() << "\n";
       return 2;
     }
-    history = std::move(loaded->messages);
-    auto reopened = agent::SessionLog::Reopen(loaded->path, loaded->id);
-    if (reopened) log = std::move(*reopened);
+    history = std::move(resumed->messages);
+    log = std::move(resumed->log);
   } else {
-    char cwd[4096];
-    auto created = agent::SessionLog::Create(
-        sessions, {{"provider", settings->kind},
-                   {"model", model},
-                   {"cwd", ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ""}});
+    auto created = CreateSessionLog(settings->kind, model);
     if (created) {
       log = std::move(*created);
     } else {
@@ -119,17 +115,27 @@ int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostr
   registry.Set(host.registry);
   const executor::Executor executor(host.config.tools);
   const agent::PermissionPolicy permissions;
-  agent::Agent agent(
-      *provider, registry, executor,
-      {model, SystemPromptFor(agent_config), agent_config.max_rounds, agent_config.max_tokens},
-      permissions, log.get());
+  agent::Agent agent(*provider, registry, executor, AgentOptionsFor(agent_config, model),
+                     permissions, log.get());
   agent.SetMessages(std::move(history));
 
   agent::AgentObserver observer;
+  // Whether stdout holds streamed text not yet ended by a newline: it is
+  // ended before a tool's progress line (text, then tools, then more text
+  // read as separate lines) and at the end.
+  bool line_open = false;
+  const auto end_line = [&out, &line_open] {
+    if (line_open) out << "\n" << std::flush;
+    line_open = false;
+  };
   if (!options.json_output) {
-    observer.on_text = [&out](std::string_view text) { out << text << std::flush; };
+    observer.on_text = [&out, &line_open](std::string_view text) {
+      out << text << std::flush;
+      if (!text.empty()) line_open = text.back() != '\n';
+    };
   }
-  observer.on_tool_start = [&err](const providers::ToolCall& call) {
+  observer.on_tool_start = [&err, &end_line](const providers::ToolCall& call) {
+    end_line();
     err << "[tool] " << SummarizeCall(call) << "\n";
   };
   observer.on_tool_end = [&err](const providers::ToolCall& call,
@@ -145,17 +151,22 @@ int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostr
 
   agent::Cancellation cancellation;
   g_cancellation = &cancellation;
+  g_signal = 0;
   struct sigaction action {};
   action.sa_handler = OnInterrupt;
   ::sigemptyset(&action.sa_mask);
-  struct sigaction previous {};
-  ::sigaction(SIGINT, &action, &previous);
+  struct sigaction previous[std::size(kStopSignals)] = {};
+  for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
+    ::sigaction(kStopSignals[i], &action, &previous[i]);
+  }
   auto outcome = agent.Prompt(options.prompt, observer, cancellation);
-  ::sigaction(SIGINT, &previous, nullptr);
+  for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
+    ::sigaction(kStopSignals[i], &previous[i], nullptr);
+  }
   g_cancellation = nullptr;
+  end_line();
 
   if (!outcome) {
-    if (!options.json_output) out << "\n";
     err << "ikigai: " << outcome.error().message << "\n";
     if (log) err << "The conversation is saved: ikigai --resume " << log->id() << "\n";
     return 1;
@@ -164,7 +175,9 @@ int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostr
     nlohmann::ordered_json j = {{"text", outcome->text},
                                 {"tool_calls", nlohmann::ordered_json::array()}};
     for (const auto& exchange : outcome->tools) {
-      const auto args = nlohmann::ordered_json::parse(exchange.call.arguments, nullptr, false);
+      // "" is a call without arguments: the tool got {}.
+      const std::string& text = exchange.call.arguments;
+      const auto args = nlohmann::ordered_json::parse(text.empty() ? "{}" : text, nullptr, false);
       j["tool_calls"].push_back(
           {{"id", exchange.call.id},
            {"name", exchange.call.name},
@@ -179,12 +192,10 @@ int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostr
     if (outcome->cancelled) j["interrupted"] = true;
     if (outcome->round_limit_reached) j["round_limit_reached"] = true;
     out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  } else if (!outcome->text.empty() && outcome->text.back() != '\n') {
-    out << "\n";
   }
   if (outcome->cancelled) {
     err << "ikigai: interrupted\n";
-    return 130;
+    return 128 + (g_signal != 0 ? g_signal : SIGINT);
   }
   if (outcome->round_limit_reached) {
     err << "ikigai: stopped after " << agent_config.max_rounds

@@ -5,8 +5,9 @@
 // `--output json`, stdout gets one JSON object at the end instead: the final
 // text, every tool call with its arguments and wrapped result, the usage.
 // Exit status: 0 when the model answered; 1 when the provider failed (the
-// reason on stderr), the round limit stopped the prompt, or it was
-// interrupted (130).
+// reason on stderr) or the round limit stopped the prompt; 128 + the signal
+// when SIGINT (Ctrl+C, 130), SIGTERM or SIGHUP stopped the turn (the stream
+// closed, the running tools killed).
 #pragma once
 
 #include <ostream>

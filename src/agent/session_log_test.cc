@@ -1,0 +1,306 @@
+// Session logs: ~/.ikigai/sessions/<id>.jsonl, written as the session goes,
+// read back by --resume.
+#include "agent/session_log.h"
+
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "providers/testing/loopback_server.h"
+#include "testing/tool_runner.h"
+
+namespace ikigai::agent {
+namespace {
+
+using nlohmann::json;
+using providers::Message;
+using providers::Role;
+using testing::ReadFile;
+using testing::TempDir;
+
+std::vector<Message> Conversation() {
+  return {
+      {Role::kUser, "list the files\nplease", {}, {}},
+      {Role::kAssistant,
+       "Looking.",
+       {{"call_1", "bash", R"({"command":"ls"})"}, {"call_2", "glob", ""}},
+       {}},
+      {Role::kToolResults,
+       "",
+       {},
+       {{"call_1", "bash", R"({"tool_success":true,"result":{"output":"a\nb","exit_code":0}})"},
+        {"call_2", "glob", R"({"tool_success":false,"error":"x","error_code":"TOOL_CRASHED"})"}}},
+      {Role::kAssistant, "Two files: a and b. \xC3\xA9", {}, {}},
+  };
+}
+
+void ExpectSameMessages(const std::vector<Message>& got, const std::vector<Message>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE("message " + std::to_string(i));
+    EXPECT_EQ(got[i].role, want[i].role);
+    EXPECT_EQ(got[i].text, want[i].text);
+    ASSERT_EQ(got[i].tool_calls.size(), want[i].tool_calls.size());
+    for (std::size_t k = 0; k < want[i].tool_calls.size(); ++k) {
+      EXPECT_EQ(got[i].tool_calls[k].id, want[i].tool_calls[k].id);
+      EXPECT_EQ(got[i].tool_calls[k].name, want[i].tool_calls[k].name);
+      EXPECT_EQ(got[i].tool_calls[k].arguments, want[i].tool_calls[k].arguments);
+    }
+    ASSERT_EQ(got[i].tool_results.size(), want[i].tool_results.size());
+    for (std::size_t k = 0; k < want[i].tool_results.size(); ++k) {
+      EXPECT_EQ(got[i].tool_results[k].call_id, want[i].tool_results[k].call_id);
+      EXPECT_EQ(got[i].tool_results[k].name, want[i].tool_results[k].name);
+      EXPECT_EQ(got[i].tool_results[k].content, want[i].tool_results[k].content);
+    }
+  }
+}
+
+std::unique_ptr<SessionLog> NewLog(const std::string& dir) {
+  auto log = SessionLog::Create(dir, {{"provider", "openai"}, {"model", "gpt-test"}});
+  EXPECT_TRUE(log) << log.error();
+  return log ? std::move(*log) : nullptr;
+}
+
+TEST(SessionLogTest, MessagesRoundTripThroughTheFile) {
+  TempDir home;
+  const std::string dir = home / "sessions";
+  auto log = NewLog(dir);
+  ASSERT_NE(log, nullptr);
+  for (const Message& message : Conversation()) log->AppendMessage(message);
+  log->Append({{"type", "usage"}, {"input_tokens", 5}, {"output_tokens", 2}});
+
+  EXPECT_EQ(log->path(), dir + "/" + log->id() + ".jsonl");
+  struct stat st {};
+  ASSERT_EQ(::stat(log->path().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u) << "a session may hold private code";
+
+  // One JSON object per line: the start, the four messages, the usage.
+  std::ifstream in(log->path());
+  std::vector<json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0]["type"], "session");
+  EXPECT_EQ(lines[0]["id"], log->id());
+  EXPECT_EQ(lines[0]["model"], "gpt-test");
+  EXPECT_TRUE(lines[0]["time"].is_number_integer());
+  EXPECT_EQ(lines[2]["tool_calls"][0]["id"], "call_1");
+  EXPECT_EQ(lines[3]["results"][1]["call_id"], "call_2");
+  EXPECT_EQ(lines[5]["type"], "usage");
+
+  auto loaded = LoadSession(dir, log->id());
+  ASSERT_TRUE(loaded) << loaded.error();
+  EXPECT_EQ(loaded->id, log->id());
+  EXPECT_EQ(loaded->path, log->path());
+  ExpectSameMessages(loaded->messages, Conversation());
+}
+
+TEST(SessionLogTest, ReopenAppendsToTheSameFile) {
+  TempDir home;
+  const std::string dir = home / "sessions";
+  auto log = NewLog(dir);
+  ASSERT_NE(log, nullptr);
+  log->AppendMessage(Conversation()[0]);
+  const std::string id = log->id(), path = log->path();
+  log.reset();
+  auto reopened = SessionLog::Reopen(path, id);
+  ASSERT_TRUE(reopened) << reopened.error();
+  (*reopened)->AppendMessage(Conversation()[3]);
+  auto loaded = LoadSession(dir, id);
+  ASSERT_TRUE(loaded) << loaded.error();
+  ASSERT_EQ(loaded->messages.size(), 2u);
+  EXPECT_EQ(loaded->messages[1].text, Conversation()[3].text);
+}
+
+TEST(SessionLogTest, WithoutAnIdTheNewestSessionIsLoaded) {
+  TempDir home;
+  const std::string dir = home / "sessions";
+  auto older = NewLog(dir);
+  auto newer = NewLog(dir);
+  ASSERT_NE(older, nullptr);
+  ASSERT_NE(newer, nullptr);
+  ASSERT_NE(older->id(), newer->id());
+  older->AppendMessage({Role::kUser, "older", {}, {}});
+  newer->AppendMessage({Role::kUser, "newer", {}, {}});
+  const auto now = std::filesystem::file_time_type::clock::now();
+  std::filesystem::last_write_time(older->path(), now - std::chrono::seconds(100));
+  std::filesystem::last_write_time(newer->path(), now - std::chrono::seconds(50));
+  testing::WriteFile(dir + "/notes.txt", "not a session");  // ignored
+
+  auto loaded = LoadSession(dir, "");
+  ASSERT_TRUE(loaded) << loaded.error();
+  EXPECT_EQ(loaded->id, newer->id());
+  ASSERT_EQ(loaded->messages.size(), 1u);
+  EXPECT_EQ(loaded->messages[0].text, "newer");
+
+  // Continuing the older one makes it the newest.
+  std::filesystem::last_write_time(older->path(), now);
+  loaded = LoadSession(dir, "");
+  ASSERT_TRUE(loaded) << loaded.error();
+  EXPECT_EQ(loaded->id, older->id());
+}
+
+TEST(SessionLogTest, ALastLineCutByACrashIsIgnored) {
+  TempDir home;
+  const std::string dir = home / "sessions";
+  auto log = NewLog(dir);
+  ASSERT_NE(log, nullptr);
+  for (const Message& message : Conversation()) log->AppendMessage(message);
+  const std::string path = log->path(), id = log->id();
+  log.reset();
+  {
+    std::ofstream out(path, std::ios::app);
+    out << R"({"type":"message","role":"user","text":"cut sh)";  // no end, no newline
+  }
+  auto loaded = LoadSession(dir, id);
+  ASSERT_TRUE(loaded) << loaded.error();
+  ExpectSameMessages(loaded->messages, Conversation());
+}
+
+TEST(SessionLogTest, CallsLeftWithoutResultsAreAnsweredCancelled) {
+  // The session ended while tools ran, twice: in the middle (then resumed
+  // with a new prompt) and at the end.
+  TempDir home;
+  const std::string dir = home / "sessions";
+  auto log = NewLog(dir);
+  ASSERT_NE(log, nullptr);
+  log->AppendMessage({Role::kUser, "build", {}, {}});
+  log->AppendMessage(
+      {Role::kAssistant, "", {{"call_a", "bash", "{}"}, {"call_b", "grep", ""}}, {}});
+  log->AppendMessage({Role::kUser, "go on", {}, {}});
+  log->AppendMessage({Role::kAssistant, "Again.", {{"call_c", "bash", "{}"}}, {}});
+  auto loaded = LoadSession(dir, log->id());
+  ASSERT_TRUE(loaded) << loaded.error();
+  const auto& messages = loaded->messages;
+  ASSERT_EQ(messages.size(), 6u);
+  EXPECT_EQ(messages[2].role, Role::kToolResults);
+  ASSERT_EQ(messages[2].tool_results.size(), 2u);
+  EXPECT_EQ(messages[2].tool_results[0].call_id, "call_a");
+  EXPECT_EQ(messages[2].tool_results[1].call_id, "call_b");
+  EXPECT_EQ(messages[2].tool_results[1].name, "grep");
+  const json wrapped = json::parse(messages[2].tool_results[0].content);
+  EXPECT_EQ(wrapped["tool_success"], false);
+  EXPECT_EQ(wrapped["error_code"], "CANCELLED");
+  EXPECT_EQ(messages[3].text, "go on");
+  EXPECT_EQ(messages[5].role, Role::kToolResults);
+  ASSERT_EQ(messages[5].tool_results.size(), 1u);
+  EXPECT_EQ(messages[5].tool_results[0].call_id, "call_c");
+  // A complete conversation is left as it is.
+  ExpectSameMessages(
+      [&] {
+        auto other = NewLog(dir);
+        for (const Message& message : Conversation()) other->AppendMessage(message);
+        auto again = LoadSession(dir, other->id());
+        return again ? again->messages : std::vector<Message>{};
+      }(),
+      Conversation());
+}
+
+TEST(SessionLogTest, AnUnknownIdIsAnErrorNamingIt) {
+  TempDir home;
+  const std::string dir = home / "sessions";
+  auto none = LoadSession(dir, "");
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error(), "no saved session in " + dir);
+
+  auto log = NewLog(dir);
+  ASSERT_NE(log, nullptr);
+  auto missing = LoadSession(dir, "20990101-000000-abcdef");
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().find("20990101-000000-abcdef"), std::string::npos) << missing.error();
+  EXPECT_NE(missing.error().find(dir), std::string::npos) << missing.error();
+}
+
+TEST(SessionLogTest, AnUnknownRoleIsAnErrorNamingTheLine) {
+  TempDir home;
+  const std::string dir = home / "sessions";
+  ::mkdir(dir.c_str(), 0700);
+  testing::WriteFile(dir + "/bad.jsonl",
+                     "{\"type\":\"session\",\"id\":\"bad\"}\n"
+                     "{\"type\":\"message\",\"role\":\"wizard\",\"text\":\"x\"}\n");
+  auto loaded = LoadSession(dir, "bad");
+  ASSERT_FALSE(loaded);
+  EXPECT_EQ(loaded.error(), dir + "/bad.jsonl:2: unknown role 'wizard'");
+}
+
+// A real one-shot session through the binary, with distinctive keys: they
+// reach the server and never the session file.
+testing::ToolRun OneShot(const TempDir& home,
+                         const std::vector<std::pair<std::string, std::string>>& env,
+                         const std::vector<std::string>& args) {
+  std::vector<std::pair<std::string, std::string>> all = {
+      {"HOME", home.path()},   {"OPENAI_API_KEY", ""},     {"ANTHROPIC_API_KEY", ""},
+      {"OPENAI_BASE_URL", ""}, {"ANTHROPIC_BASE_URL", ""}, {"IKIGAI_PROVIDER", ""},
+      {"IKIGAI_MODEL", ""},    {"NO_PROXY", "127.0.0.1"},
+  };
+  all.insert(all.end(), env.begin(), env.end());
+  return testing::RunExecutable(
+      IKIGAI_BIN, "",
+      {.argv_extra = args, .env = all, .cwd = home.path(), .timeout = std::chrono::seconds(30)});
+}
+
+std::string SessionFiles(const std::string& dir) {
+  std::string all;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    all += ReadFile(entry.path().string());
+  }
+  return all;
+}
+
+TEST(SessionLogTest, ApiKeysNeverReachTheSessionFile) {
+  using providers::testing::EventStreamHead;
+  using providers::testing::LoopbackServer;
+  const std::string openai_key = "sk-canary-OPENAI-7f3a9c1e5b";
+  const std::string anthropic_key = "sk-ant-canary-ANTHROPIC-2d8e4f6a0c";
+
+  LoopbackServer openai({EventStreamHead() +
+                         "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi.\"}}]}\n\n"
+                         "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":"
+                         "\"stop\"}]}\n\ndata: [DONE]\n\n"});
+  LoopbackServer anthropic(
+      {EventStreamHead() +
+       "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":"
+       "{\"input_tokens\":3,\"output_tokens\":1}}}\n\n"
+       "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+       "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
+       "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+       "\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi.\"}}\n\n"
+       "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+       "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":"
+       "\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\n"
+       "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"});
+
+  TempDir home;
+  auto from_env = OneShot(home, {{"OPENAI_API_KEY", openai_key}, {"OPENAI_BASE_URL", openai.url()}},
+                          {"--provider", "openai", "-p", "say hi"});
+  EXPECT_EQ(from_env.exit_code, 0) << from_env.err;
+  EXPECT_EQ(from_env.out, "Hi.\n");
+  EXPECT_NE(openai.last_request().find("Bearer " + openai_key), std::string::npos)
+      << "the key was not sent";
+
+  // A key from the configuration file, and the other provider.
+  ::mkdir((home / ".ikigai").c_str(), 0700);
+  testing::WriteFile(
+      home / ".ikigai/config.json",
+      json{{"anthropic", {{"api_key", anthropic_key}, {"base_url", anthropic.url()}}}}.dump());
+  auto from_file = OneShot(home, {}, {"--provider", "anthropic", "-p", "hello"});
+  EXPECT_EQ(from_file.exit_code, 0) << from_file.err;
+  EXPECT_EQ(from_file.out, "Hi.\n");
+  EXPECT_NE(anthropic.last_request().find("x-api-key: " + anthropic_key), std::string::npos)
+      << anthropic.last_request();
+
+  const std::string dir = home / ".ikigai/sessions";
+  ASSERT_EQ(testing::ListDir(dir).size(), 2u);
+  const std::string logs = SessionFiles(dir);
+  EXPECT_NE(logs.find("\"text\":\"Hi.\""), std::string::npos) << logs;
+  EXPECT_NE(logs.find("\"text\":\"say hi\""), std::string::npos) << logs;
+  EXPECT_EQ(logs.find(openai_key), std::string::npos) << logs;
+  EXPECT_EQ(logs.find(anthropic_key), std::string::npos) << logs;
+  EXPECT_EQ(logs.find("canary"), std::string::npos) << logs;
+}
+
+}  // namespace
+}  // namespace ikigai::agent

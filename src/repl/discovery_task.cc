@@ -1,0 +1,48 @@
+#include "repl/discovery_task.h"
+
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cstdint>
+
+namespace ikigai::repl {
+
+DiscoveryTask::DiscoveryTask(discovery::Directories directories,
+                             discovery::DiscoveryOptions options)
+    : directories_(std::move(directories)),
+      options_(options),
+      event_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+
+DiscoveryTask::~DiscoveryTask() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void DiscoveryTask::Start() {
+  if (thread_.joinable() || done_.load()) return;
+  // The thread inherits the mask: every signal goes to the main thread.
+  sigset_t all, previous;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+  thread_ = std::thread([this] {
+    result_ =
+        std::make_shared<const registry::Registry>(discovery::Discover(directories_, options_));
+    done_.store(true);
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t n = ::write(event_.get(), &one, sizeof one);
+  });
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+}
+
+std::shared_ptr<const registry::Registry> DiscoveryTask::Wait(int cancel_fd) {
+  while (!done_.load()) {
+    pollfd fds[2] = {{event_.get(), POLLIN, 0}, {cancel_fd, POLLIN, 0}};
+    if (::poll(fds, 2, -1) > 0 && fds[1].revents != 0 && !done_.load()) return nullptr;
+  }
+  if (thread_.joinable()) thread_.join();
+  return result_;
+}
+
+}  // namespace ikigai::repl

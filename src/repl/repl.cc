@@ -1,0 +1,340 @@
+#include "repl/repl.h"
+
+#include <unistd.h>
+
+#include <clocale>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "cli/tool_commands.h"
+#include "repl/signals.h"
+
+namespace ikigai::repl {
+namespace {
+
+constexpr const char* kPrompt = "> ";
+constexpr const char* kContinuationPrompt = "  ";
+
+// A line ending in one backslash continues on the next.
+bool Continues(const std::string& line) {
+  return !line.empty() && line.back() == '\\' && (line.size() < 2 || line[line.size() - 2] != '\\');
+}
+
+bool Blank(const std::string& text) {
+  return text.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
+}  // namespace
+
+Repl::Repl(cli::HostContext host, ReplOptions options, LineReader& reader, Display& display)
+    : host_(std::move(host)),
+      options_(std::move(options)),
+      reader_(reader),
+      display_(display),
+      discovery_(host_.directories, cli::DiscoveryOptionsFor(host_.config)),
+      executor_(host_.config.tools) {}
+
+Repl::~Repl() = default;
+
+cli::HostContext& Repl::Host() {
+  host_.registry = registry_.Get();
+  return host_;
+}
+
+bool Repl::Start() {
+  const config::AgentConfig& agent_config = host_.config.agent;
+  auto settings = cli::ProviderSettingsFor(agent_config, options_.flags);
+  if (!settings) {
+    display_.Error("ikigai: " + settings.error());
+    return false;
+  }
+  provider_kind_ = settings->kind;
+  model_ = cli::ModelFor(agent_config, options_.flags, settings->kind);
+  if (options_.resume) {
+    auto resumed = cli::ResumeSession(*options_.resume);
+    if (!resumed) {
+      display_.Error("ikigai: cannot resume: " + resumed.error());
+      return false;
+    }
+    resumed_ = std::move(resumed->messages);
+    log_ = std::move(resumed->log);
+  }
+  discovery_.Start();
+
+  std::string banner = "ikigai";
+  if (!options_.version.empty()) banner += " " + options_.version;
+  banner += ": " + model_ + " (" + provider_kind_ + "). Type /help for the commands; Ctrl+D quits.";
+  display_.Notice(banner);
+  if (settings->api_key.empty()) {
+    missing_key_ = cli::MissingKeyMessage(settings->kind);
+    display_.Warning("Note: " + missing_key_);
+  } else {
+    provider_ = providers::MakeProvider(*settings);
+  }
+  if (options_.resume) {
+    display_.Notice("Resumed session " + (log_ ? log_->id() : *options_.resume) + " (" +
+                    std::to_string(resumed_.size()) + " messages).");
+  }
+  return true;
+}
+
+int Repl::Run() {
+  if (!Start()) return 2;
+  for (;;) {
+    ReportDiscovery();
+    auto input = ReadInput();
+    if (!input || signals::QuitSignal() != 0) break;
+    if (!Dispatch(*input) || signals::QuitSignal() != 0) break;
+  }
+  Farewell();
+  return signals::QuitSignal() != 0 ? 128 + signals::QuitSignal() : 0;
+}
+
+std::string Repl::TakeDiscoveryReport() {
+  if (discovery_reported_ || !discovery_.done()) return "";
+  discovery_reported_ = true;
+  auto registry = discovery_.Wait();
+  registry_.Set(registry);
+  std::ostringstream problems;
+  cli::PrintDiscoveryProblems(*registry, problems);
+  return problems.str();
+}
+
+void Repl::ReportDiscovery() {
+  if (const std::string report = TakeDiscoveryReport(); !report.empty())
+    display_.Debug(report.substr(0, report.size() - 1));
+  if (!discovery_reported_) {
+    reader_.SetNotifier(discovery_.fd(), [this] {
+      std::string report = TakeDiscoveryReport();
+      // Dim like Display::Debug; the reader prints it above the prompt.
+      if (!report.empty() && display_.style().color) report = "\033[2m" + report + "\033[0m";
+      return report;
+    });
+  }
+}
+
+bool Repl::EnsureDiscovered(int cancel_fd) {
+  if (!discovery_.done()) {
+    display_.Spin("discovering tools");
+    const bool finished = discovery_.Wait(cancel_fd) != nullptr;
+    display_.StopSpinner();
+    if (!finished) return false;
+  }
+  ReportDiscovery();
+  return true;
+}
+
+std::optional<std::string> Repl::ReadInput() {
+  std::string text;
+  bool continued = false;
+  for (;;) {
+    ReadResult read = reader_.Read(continued ? kContinuationPrompt : kPrompt);
+    switch (read.status) {
+      case ReadResult::Status::kEnd:
+        if (display_.style().animate) display_.Output("\n");
+        if (continued) return text;  // what was typed before Ctrl+D is sent
+        return std::nullopt;
+      case ReadResult::Status::kInterrupted:
+        if (display_.style().animate) display_.Output("\n");
+        if (continued || !read.line_empty) {  // the line is dropped; back to the prompt
+          interrupts_at_empty_prompt_ = 0;
+          text.clear();
+          continued = false;
+          continue;
+        }
+        if (++interrupts_at_empty_prompt_ >= 2) return std::nullopt;
+        display_.Notice("(Press Ctrl+C again to quit, or type /quit.)");
+        continue;
+      case ReadResult::Status::kLine:
+        break;
+    }
+    interrupts_at_empty_prompt_ = 0;
+    if (Continues(read.text)) {
+      read.text.pop_back();
+      text += read.text + "\n";
+      continued = true;
+      continue;
+    }
+    return text + read.text;
+  }
+}
+
+bool Repl::Dispatch(const std::string& line) {
+  if (Blank(line)) return true;
+  reader_.AddHistory(line);
+  if (auto command_line = ParseCommandLine(line)) {
+    const Command* command = FindCommand(command_line->name);
+    if (command == nullptr) {
+      display_.Error(UnknownCommandText(command_line->name));
+      return true;
+    }
+    if (command->arguments == Arguments::kNone && !command_line->argument.empty()) {
+      display_.Error("Usage: " + std::string(command->usage) + " (no arguments)");
+      return true;
+    }
+    return RunCommand(*command, command_line->argument);
+  }
+  Send(line);
+  return true;
+}
+
+bool Repl::RunCommand(const Command& command, const std::string& argument) {
+  std::ostringstream out, err;
+  switch (command.id) {
+    case CommandId::kTool:
+      EnsureDiscovered(-1);
+      if (argument.empty()) {
+        cli::ListTools(Host(), out);
+      } else {
+        cli::ShowTool(Host(), argument, out, err);
+      }
+      display_.Output(out.str());
+      if (!err.str().empty()) display_.Error(err.str().substr(0, err.str().size() - 1));
+      return true;
+    case CommandId::kRefresh:
+      Refresh();
+      return true;
+    case CommandId::kModel:
+      ShowModel(argument);
+      return true;
+    case CommandId::kClear:
+      Clear();
+      return true;
+    case CommandId::kHelp:
+      display_.Output(HelpText());
+      return true;
+    case CommandId::kQuit:
+      return false;
+  }
+  return true;
+}
+
+void Repl::Refresh() {
+  EnsureDiscovered(-1);  // the first scan's report comes first
+  display_.Spin("discovering tools");
+  auto registry = std::make_shared<const registry::Registry>(
+      discovery::Discover(host_.directories, cli::DiscoveryOptionsFor(host_.config)));
+  display_.StopSpinner();
+  registry_.Set(registry);
+  display_.Output("Tool registry refreshed: " + std::to_string(registry->tools().size()) +
+                  " tools loaded\n");
+  std::ostringstream problems;
+  cli::PrintDiscoveryProblems(*registry, problems);
+  if (!problems.str().empty()) display_.Debug(problems.str().substr(0, problems.str().size() - 1));
+}
+
+void Repl::ShowModel(const std::string& argument) {
+  if (argument.empty()) {
+    display_.Output("Model: " + model_ + " (" + provider_kind_ + ")\n");
+    return;
+  }
+  model_ = argument;
+  if (agent_) agent_->SetModel(model_);
+  if (log_) log_->Append({{"type", "model"}, {"model", model_}});
+  display_.Output("Model set to " + model_ + " (" + provider_kind_ + ").\n");
+}
+
+void Repl::Clear() {
+  agent_.reset();
+  resumed_.clear();
+  const bool had_log = log_ != nullptr;
+  log_.reset();
+  display_.Output(had_log ? "New conversation (the next message starts a new session log).\n"
+                          : "New conversation.\n");
+}
+
+void Repl::Send(const std::string& message) {
+  if (!provider_) {
+    display_.Error("Cannot send: " + missing_key_);
+    return;
+  }
+  cancellation_.Reset();
+  signals::SetTurn(&cancellation_);
+  struct TurnEnd {
+    ~TurnEnd() { signals::SetTurn(nullptr); }
+  } turn_end;
+  if (!EnsureDiscovered(cancellation_.fd())) {
+    display_.Notice("Interrupted.");
+    return;
+  }
+  if (!agent_) {
+    if (!log_) {
+      auto created = cli::CreateSessionLog(provider_kind_, model_);
+      if (created) {
+        log_ = std::move(*created);
+      } else {
+        display_.Warning("Warning: the session will not be saved: " + created.error());
+      }
+    }
+    agent_ = std::make_unique<agent::Agent>(*provider_, registry_, executor_,
+                                            cli::AgentOptionsFor(host_.config.agent, model_),
+                                            permissions_, log_.get());
+    agent_->SetMessages(std::move(resumed_));
+    resumed_.clear();
+  }
+
+  agent::AgentObserver observer;
+  observer.on_text = [this](std::string_view text) { display_.Text(text); };
+  std::size_t running = 0;
+  observer.on_tool_start = [this, &running](const providers::ToolCall& call) {
+    display_.ToolStart(call);
+    ++running;
+    display_.Spin(running == 1 ? call.name : std::to_string(running) + " tools");
+  };
+  observer.on_tool_end = [this, &running](const providers::ToolCall& call,
+                                          const protocol::WrappedJson& wrapped,
+                                          std::chrono::microseconds elapsed) {
+    display_.ToolEnd(call, wrapped, elapsed);
+    if (running > 0 && --running == 0) display_.Spin("thinking");
+  };
+  observer.on_retry = [this](std::string_view reason, std::chrono::milliseconds wait) {
+    display_.Warning(std::string(reason) + "; trying again in " +
+                     FormatElapsed(std::chrono::duration_cast<std::chrono::milliseconds>(wait)));
+    display_.Spin("waiting");
+  };
+
+  display_.Spin("thinking");
+  auto outcome = agent_->Prompt(message, observer, cancellation_);
+  display_.EndLine();
+  if (!outcome) {
+    display_.Error("ikigai: " + outcome.error().message);
+    return;
+  }
+  if (outcome->cancelled) {
+    display_.Notice("Interrupted.");
+  } else if (outcome->round_limit_reached) {
+    display_.Warning("Stopped after " + std::to_string(host_.config.agent.max_rounds) +
+                     " rounds (max_rounds); the model was still calling tools. Send a message to "
+                     "let it go on.");
+  }
+}
+
+void Repl::Farewell() {
+  if (log_) display_.Notice("Session saved: ikigai --resume " + log_->id());
+}
+
+int RunRepl(cli::HostContext host, const ReplOptions& options) {
+  // Wide characters for libedit: the user's locale, else UTF-8 (the
+  // user's own decides whether the spinner may draw braille).
+  std::setlocale(LC_CTYPE, "");
+  const Style style = Style::Detect(STDOUT_FILENO);
+  if (MB_CUR_MAX == 1) std::setlocale(LC_CTYPE, "C.UTF-8");
+
+  const int wake_fd = signals::Install();
+  const bool terminal = ::isatty(STDIN_FILENO) == 1;
+  int status;
+  {
+    auto reader =
+        terminal ? MakeTerminalReader(wake_fd, std::make_unique<HistoryFile>(DefaultHistoryPath()),
+                                      style.color)
+                 : MakePlainReader(STDIN_FILENO, wake_fd);
+    Display display(std::cout, style);
+    Repl repl(std::move(host), options, *reader, display);
+    status = repl.Run();
+  }
+  signals::Uninstall();
+  return status;
+}
+
+}  // namespace ikigai::repl

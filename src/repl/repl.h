@@ -1,0 +1,84 @@
+// The interactive REPL: `ikigai` with no arguments (DECISIONS §5, issue 6).
+//
+// The prompt appears at once; discovery runs in the background and a
+// message waits for it only if it has not finished. Messages go to the
+// agent (the answer streams, each tool call is one line and its outcome
+// another); lines starting with '/' are commands (commands.h). Ctrl+C stops
+// a turn; Ctrl+D on an empty line, /quit, or Ctrl+C twice at an empty
+// prompt leave. Sessions are logged as in one-shot mode; `--resume [ID]`
+// continues one. Without a provider key the commands still work and a
+// message says how to configure one.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "agent/agent.h"
+#include "cli/agent_setup.h"
+#include "cli/host_context.h"
+#include "repl/commands.h"
+#include "repl/discovery_task.h"
+#include "repl/display.h"
+#include "repl/line_editor.h"
+
+namespace ikigai::repl {
+
+struct ReplOptions {
+  cli::AgentFlags flags;
+  std::optional<std::string> resume;  // a session id, or "" for the last one
+  std::string version;                // for the banner
+};
+
+class Repl {
+ public:
+  // `host.registry` is ignored: the REPL discovers the tools itself.
+  Repl(cli::HostContext host, ReplOptions options, LineReader& reader, Display& display);
+  ~Repl();
+
+  // Until /quit, Ctrl+D or Ctrl+C twice; the exit status (2 when the
+  // options are wrong: an unknown provider, a session that cannot resume;
+  // 128 + N after SIGTERM or SIGHUP).
+  int Run();
+
+ private:
+  bool Start();                            // the banner, the provider, the resumed session
+  std::optional<std::string> ReadInput();  // a message or command; nullopt: quit
+  bool Dispatch(const std::string& line);  // false: quit
+  void Send(const std::string& message);
+  bool RunCommand(const Command& command, const std::string& argument);  // false: quit
+  void ShowModel(const std::string& argument);
+  void Refresh();
+  void Clear();
+  bool EnsureDiscovered(int cancel_fd);
+  std::string TakeDiscoveryReport();
+  void ReportDiscovery();
+  cli::HostContext& Host();
+  void Farewell();
+
+  cli::HostContext host_;
+  ReplOptions options_;
+  LineReader& reader_;
+  Display& display_;
+  registry::RegistryHolder registry_;
+  DiscoveryTask discovery_;
+  bool discovery_reported_ = false;
+  const executor::Executor executor_;
+  const agent::PermissionPolicy permissions_;
+
+  std::string provider_kind_;
+  std::string model_;
+  std::unique_ptr<providers::Provider> provider_;  // null without a key
+  std::string missing_key_;                        // why there is no provider
+  std::unique_ptr<agent::SessionLog> log_;         // created at the first message
+  std::unique_ptr<agent::Agent> agent_;
+  std::vector<providers::Message> resumed_;  // given to the agent when it is made
+  agent::Cancellation cancellation_;
+  int interrupts_at_empty_prompt_ = 0;
+};
+
+// The REPL on this process's terminal: libedit when stdin is a terminal,
+// plain lines otherwise; colours per Style::Detect.
+int RunRepl(cli::HostContext host, const ReplOptions& options);
+
+}  // namespace ikigai::repl

@@ -1,0 +1,551 @@
+// The REPL end to end: the real `ikigai` binary in a pseudo-terminal
+// (testing/pty_session.h), against aimock on loopback.
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "providers/testing/aimock_server.h"
+#include "repl/testing/pty_session.h"
+#include "testing/tool_runner.h"
+
+namespace ikigai::repl {
+namespace {
+
+using ikigai::testing::ReadFile;
+using ikigai::testing::TempDir;
+using ikigai::testing::WriteFile;
+using providers::testing::AimockServer;
+using testing::PtyOptions;
+using testing::PtySession;
+using Env = std::vector<std::pair<std::string, std::string>>;
+using namespace std::chrono_literals;
+
+const std::string kIkigai = IKIGAI_BIN;
+
+// toolCallId fixtures first: after a tool round the user message is the same.
+constexpr const char* kFixtures = R"({"fixtures": [
+  {"match": {"toolCallId": "call_list"}, "response": {"content": "Listed them."}},
+  {"match": {"toolCallId": "call_long"}, "response": {"content": "never asked"}},
+  {"match": {"userMessage": "repl-stream"}, "latency": 700, "chunkSize": 6,
+   "response": {"content": "alpha beta gamma delta epsilon zeta eta theta"}},
+  {"match": {"userMessage": "repl-tool"},
+   "response": {"toolCalls": [{"id": "call_list", "name": "bash", "arguments": {"command": "echo hi-from-tool"}}]}},
+  {"match": {"userMessage": "repl-long"},
+   "response": {"toolCalls": [{"id": "call_long", "name": "bash", "arguments": {"command": "echo $$ > shell.pid; sleep 120 & echo $! > sleep.pid; wait"}}]}},
+  {"match": {"userMessage": "pasted line one\npasted line two"}, "response": {"content": "Got the paste."}},
+  {"match": {"userMessage": "first part\nsecond part"}, "response": {"content": "Got the continuation."}},
+  {"match": {"userMessage": "repl-after"}, "response": {"content": "Still here."}},
+  {"match": {"userMessage": "repl-hello"}, "response": {"content": "Hello from the mock."}}
+]})";
+
+class ReplTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto started = AimockServer::Start(kFixtures);
+    if (!started) {
+      start_error_ = new std::string(started.error());
+      return;
+    }
+    aimock_ = started->release();
+  }
+  static void TearDownTestSuite() {
+    delete aimock_;
+    aimock_ = nullptr;
+    delete start_error_;
+    start_error_ = nullptr;
+  }
+  void SetUp() override {
+    ASSERT_NE(aimock_, nullptr) << *start_error_;
+    auto reset = aimock_->SetFixtures(kFixtures);  // fresh journal
+    ASSERT_TRUE(reset) << reset.error();
+    ::mkdir(home().c_str(), 0755);
+    ::mkdir(project().c_str(), 0755);
+  }
+
+  std::string home() const { return dir_ / "home"; }
+  std::string project() const { return dir_ / "project"; }
+
+  // A clean environment: no key from the test process leaks in.
+  Env BaseEnv() const {
+    const char* path = std::getenv("PATH");
+    return {{"PATH", path != nullptr ? path : "/usr/bin:/bin"},
+            {"HOME", home()},
+            {"TERM", "xterm-256color"},
+            {"LANG", "C.UTF-8"},
+            {"NO_PROXY", "127.0.0.1"}};
+  }
+  Env ProviderEnv() const {
+    Env env = BaseEnv();
+    env.emplace_back("OPENAI_API_KEY", AimockServer::kApiKey);
+    env.emplace_back("OPENAI_BASE_URL", aimock_->openai_base_url());
+    return env;
+  }
+
+  std::unique_ptr<PtySession> Start(const Env& env, const std::vector<std::string>& args = {}) {
+    auto session =
+        PtySession::Start(kIkigai, PtyOptions{.args = args, .env = env, .cwd = project()});
+    EXPECT_TRUE(session) << session.error();
+    return session ? std::move(*session) : nullptr;
+  }
+
+  // The last request's messages, as aimock journaled them (OpenAI shape).
+  nlohmann::json LastRequest() const {
+    auto journal = aimock_->Journal();
+    EXPECT_TRUE(journal) << journal.error();
+    if (!journal || journal->empty()) return nlohmann::json::object();
+    return journal->back()["body"];
+  }
+
+  void WriteProjectTool(const std::string& name, const std::string& body) const {
+    ::mkdir((project() + "/.ikigai").c_str(), 0755);
+    ::mkdir((project() + "/.ikigai/tools").c_str(), 0755);
+    WriteFile(project() + "/.ikigai/tools/" + name + "-tool", "#!/bin/sh\n" + body, 0755);
+  }
+
+  static std::string Schema(const std::string& name) {
+    return "echo '{\"name\": \"" + name +
+           "\", \"description\": \"d\", \"parameters\": {\"type\": \"object\", \"properties\": "
+           "{}, \"required\": []}}'\n";
+  }
+
+  TempDir dir_;
+  static inline AimockServer* aimock_ = nullptr;
+  static inline std::string* start_error_ = nullptr;
+};
+
+// Whether `text` holds an SGR (colour) sequence: ESC [ digits and ; m.
+bool HasColour(const std::string& text) {
+  for (auto at = text.find("\033["); at != std::string::npos; at = text.find("\033[", at + 1)) {
+    std::size_t end = at + 2;
+    while (end < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == ';')) {
+      ++end;
+    }
+    if (end < text.size() && text[end] == 'm') return true;
+  }
+  return false;
+}
+
+bool ProcessGone(pid_t pid) {
+  if (::kill(pid, 0) != 0) return true;
+  // A zombie waiting for its new parent counts as gone.
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string all((std::istreambuf_iterator<char>(stat)), {});
+  const auto paren = all.rfind(')');
+  return paren != std::string::npos && paren + 2 < all.size() && all[paren + 2] == 'Z';
+}
+
+// Gone within `timeout` (a process killed a moment ago takes a while to end).
+bool EndsSoon(pid_t pid, std::chrono::seconds timeout = std::chrono::seconds(10)) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!ProcessGone(pid) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return ProcessGone(pid);
+}
+
+pid_t ReadPid(const std::string& path, std::chrono::seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::ifstream in(path);
+    long pid = 0;
+    if (in >> pid && pid > 0) return static_cast<pid_t>(pid);
+    std::this_thread::sleep_for(20ms);
+  }
+  return -1;
+}
+
+TEST_F(ReplTest, PromptComesBeforeASlowToolFinishesDiscovery) {
+  const std::string marker = dir_ / "schema-answered";
+  WriteProjectTool("slow", "if [ \"$1\" = --schema ]; then sleep 2; touch " + marker + "; " +
+                               Schema("slow") + "fi\n");
+  WriteFile(project() + "/.ikigai/config.json", R"({"schema_timeout_ms": 10000})");
+  auto repl = Start(BaseEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  EXPECT_FALSE(std::filesystem::exists(marker)) << "the prompt waited for discovery";
+  // A command that needs the tools waits for the scan to end.
+  repl->Send("/tool\r");
+  ASSERT_TRUE(repl->Expect("Available tools:")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("  slow (.ikigai/tools/slow-tool)")) << repl->Plain();
+  EXPECT_TRUE(std::filesystem::exists(marker));
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, WithoutAKeyTheCommandsWorkAndAMessageSaysHowToConfigure) {
+  auto repl = Start(BaseEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("no API key for the anthropic provider. Set ANTHROPIC_API_KEY"))
+      << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/tool\r");
+  ASSERT_TRUE(repl->Expect("Available tools:\n  bash (")) << repl->Plain();
+  for (const char* name : {"file_edit", "file_read", "file_write", "glob", "grep"}) {
+    EXPECT_TRUE(repl->Expect(std::string("  ") + name + " (")) << name << repl->Plain();
+  }
+  repl->Send("hello\r");
+  EXPECT_TRUE(repl->Expect("Cannot send: no API key for the anthropic provider")) << repl->Plain();
+  EXPECT_TRUE(repl->Expect("~/.ikigai/config.json"));
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, ToolNameShowsPathAndSchemaAndUnknownCommandsGetAHint) {
+  auto repl = Start(BaseEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/tool bash\r");
+  ASSERT_TRUE(repl->Expect("Tool: bash\nPath: ")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("bash-tool\nSchema:\n{\n  \"name\": \"bash\"")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("\"command\""));
+  repl->Send("/tool café_ü\r");  // UTF-8 typed in
+  EXPECT_TRUE(repl->Expect("Unknown tool: 'café_ü'\nUse /tool to see available tools."))
+      << repl->Plain();
+  repl->Send("/frobnicate now\r");
+  EXPECT_TRUE(repl->Expect("Unknown command: /frobnicate. Type /help to see the commands."))
+      << repl->Plain();
+  repl->Send("/help\r");
+  for (const char* line :
+       {"/tool [NAME]", "/refresh", "/model [NAME]", "/clear", "/help", "/quit", "Alt+Enter"}) {
+    EXPECT_TRUE(repl->Expect(line)) << line << repl->Plain();
+  }
+  repl->Send("/clear now\r");
+  EXPECT_TRUE(repl->Expect("Usage: /clear (no arguments)")) << repl->Plain();
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, RefreshFindsAToolAddedToTheProject) {
+  auto repl = Start(BaseEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/tool weather\r");
+  ASSERT_TRUE(repl->Expect("Unknown tool: 'weather'")) << repl->Plain();
+  WriteProjectTool("weather", "if [ \"$1\" = --schema ]; then " + Schema("weather") + "fi\n");
+  repl->Send("/refresh\r");
+  ASSERT_TRUE(repl->Expect("Tool registry refreshed: 7 tools loaded")) << repl->Plain();
+  repl->Send("/tool weather\r");
+  EXPECT_TRUE(repl->Expect("Tool: weather\nPath: .ikigai/tools/weather-tool")) << repl->Plain();
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, DiscoveryProblemsAppearOnceAsDebugLinesEvenWhileIdle) {
+  // Fails its --schema after the 1 s timeout: the line comes while the user
+  // sits at the prompt.
+  WriteProjectTool("foo", "sleep 5\n");
+  WriteProjectTool("broken", "exit 3\n");
+  auto repl = Start(BaseEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  ASSERT_TRUE(repl->Expect("Debug: tool 'broken' schema failed (exit code 3)")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("Debug: tool 'foo' schema failed (timeout)")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> ")) << "the prompt is drawn again below";
+  repl->Send("/model\r");
+  ASSERT_TRUE(repl->Expect("Model: claude-sonnet-4-5 (anthropic)")) << repl->Plain();
+  repl->Send("/help\r");
+  ASSERT_TRUE(repl->Expect("/quit"));
+  ASSERT_TRUE(repl->Expect("> "));
+  const std::string all = repl->Plain();
+  std::size_t count = 0;
+  for (auto at = all.find("Debug: tool 'foo'"); at != std::string::npos;
+       at = all.find("Debug: tool 'foo'", at + 1)) {
+    ++count;
+  }
+  EXPECT_EQ(count, 1u) << all;
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, TheAnswerStreamsAsItArrives) {
+  auto repl = Start(ProviderEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("gpt-4.1 (openai)")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("repl-stream\r");
+  // Eight chunks 700 ms apart: the first is on screen seconds before the last.
+  ASSERT_TRUE(repl->Expect("alpha")) << repl->Plain();
+  EXPECT_FALSE(repl->Seen("theta")) << "the answer came all at once";
+  ASSERT_TRUE(repl->Expect("eta theta")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/quit\r");
+  ASSERT_TRUE(repl->Expect("Session saved: ikigai --resume ")) << repl->Plain();
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, AToolCallShowsOneLineAndItsOutcomeInColour) {
+  auto repl = Start(ProviderEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("repl-tool\r");
+  ASSERT_TRUE(repl->Expect("[tool] bash: echo hi-from-tool\n")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("[tool] bash -> ok (")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("Listed them.")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> "));
+  const std::string raw = repl->Raw();
+  EXPECT_TRUE(HasColour(raw));
+  EXPECT_NE(raw.find("\033[32mok\033[0m"), std::string::npos) << "ok in green";
+  EXPECT_NE(raw.find("\033[1mbash\033[0m"), std::string::npos) << "the name in bold";
+  // The tool's result went back to the model under its call id.
+  const auto request = LastRequest();
+  ASSERT_TRUE(request.contains("messages")) << request.dump();
+  const auto& last = request["messages"].back();
+  EXPECT_EQ(last["role"], "tool");
+  EXPECT_EQ(last["tool_call_id"], "call_list");
+  EXPECT_NE(last["content"].get<std::string>().find("hi-from-tool"), std::string::npos);
+  repl->Send("\x04");  // Ctrl+D
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, NoColorGivesPlainOutput) {
+  Env env = ProviderEnv();
+  env.emplace_back("NO_COLOR", "1");
+  auto repl = Start(env);
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/frobnicate\r");
+  ASSERT_TRUE(repl->Expect("Unknown command"));
+  repl->Send("repl-tool\r");
+  ASSERT_TRUE(repl->Expect("[tool] bash -> ok (")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("Listed them."));
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+  const std::string raw = repl->Raw();
+  EXPECT_FALSE(HasColour(raw)) << raw;
+  EXPECT_NE(raw.find("[tool] bash -> ok ("), std::string::npos) << raw;
+}
+
+TEST_F(ReplTest, CtrlCStopsALongToolAndThePromptComesBack) {
+  auto repl = Start(ProviderEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("repl-long\r");
+  ASSERT_TRUE(repl->Expect("[tool] bash: echo $$ > shell.pid")) << repl->Plain();
+  const pid_t shell = ReadPid(project() + "/shell.pid", 30s);
+  const pid_t sleeper = ReadPid(project() + "/sleep.pid", 30s);
+  ASSERT_GT(shell, 0);
+  ASSERT_GT(sleeper, 0);
+  repl->Send("\x03");  // Ctrl+C
+  ASSERT_TRUE(repl->Expect("[tool] bash -> CANCELLED")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("Interrupted.")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  // Every process of the tool's group is gone.
+  EXPECT_TRUE(EndsSoon(shell));
+  EXPECT_TRUE(EndsSoon(sleeper));
+  // The REPL goes on, with the conversation intact.
+  repl->Send("repl-after\r");
+  ASSERT_TRUE(repl->Expect("Still here.")) << repl->Plain();
+  EXPECT_EQ(repl->Wait(0ms), -1) << "still running";
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, SigtermDuringAToolEndsIkigaiWithoutLeavingTheTool) {
+  auto repl = Start(ProviderEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("repl-long\r");
+  const pid_t shell = ReadPid(project() + "/shell.pid", 30s);
+  const pid_t sleeper = ReadPid(project() + "/sleep.pid", 30s);
+  ASSERT_GT(shell, 0);
+  ASSERT_GT(sleeper, 0);
+  ::kill(repl->pid(), SIGTERM);
+  EXPECT_EQ(repl->Wait(), 128 + SIGTERM) << repl->Plain();
+  EXPECT_TRUE(EndsSoon(shell));
+  EXPECT_TRUE(EndsSoon(sleeper));
+
+  auto idle = Start(BaseEnv());  // at the prompt
+  ASSERT_TRUE(idle);
+  ASSERT_TRUE(idle->Expect("> "));
+  ::kill(idle->pid(), SIGHUP);
+  EXPECT_EQ(idle->Wait(), 128 + SIGHUP) << idle->Plain();
+}
+
+TEST_F(ReplTest, CtrlCTwiceAtAnEmptyPromptQuitsAndCtrlDToo) {
+  auto repl = Start(BaseEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("some text");
+  ASSERT_TRUE(repl->Expect("some text"));  // read by the editor (Ctrl+C flushes unread input)
+  repl->Send("\x03");                      // drops the line, no hint
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  EXPECT_FALSE(repl->Seen("Press Ctrl+C again"));
+  repl->Send("\x03");
+  ASSERT_TRUE(repl->Expect("(Press Ctrl+C again to quit, or type /quit.)")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("\x03");
+  EXPECT_EQ(repl->Wait(), 0) << repl->Plain();
+
+  auto again = Start(BaseEnv());
+  ASSERT_TRUE(again);
+  ASSERT_TRUE(again->Expect("> "));
+  again->Send("abc\x04");   // Ctrl+D on a non-empty line only deletes
+  again->Send("\x01\x0b");  // Ctrl+A, Ctrl+K: the line is empty again
+  ASSERT_TRUE(again->Expect("abc"));
+  EXPECT_EQ(again->Wait(200ms), -1) << "still running";
+  again->Send("\x04");
+  EXPECT_EQ(again->Wait(), 0) << again->Plain();
+}
+
+TEST_F(ReplTest, HistoryPersistsAcrossSessions) {
+  auto first = Start(BaseEnv());
+  ASSERT_TRUE(first);
+  ASSERT_TRUE(first->Expect("> "));
+  first->Send("/model history-check-model\r");
+  ASSERT_TRUE(first->Expect("Model set to history-check-model")) << first->Plain();
+  first->Send("/quit\r");
+  ASSERT_EQ(first->Wait(), 0);
+  const std::string history = home() + "/.ikigai/history";
+  EXPECT_EQ(ReadFile(history), "/model history-check-model\n/quit\n");
+  struct stat st {};
+  ASSERT_EQ(::stat(history.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+
+  auto second = Start(BaseEnv());
+  ASSERT_TRUE(second);
+  ASSERT_TRUE(second->Expect("> "));
+  second->Send("\033[A\033[A\r");  // Up twice (past /quit), Enter
+  ASSERT_TRUE(second->Expect("Model set to history-check-model")) << second->Plain();
+  second->Send("/quit\r");
+  EXPECT_EQ(second->Wait(), 0);
+}
+
+TEST_F(ReplTest, PastedNewlinesAndBackslashContinuationsStayInTheMessage) {
+  auto repl = Start(ProviderEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("\033[200~pasted line one\npasted line two\033[201~");
+  repl->Send("\r");
+  ASSERT_TRUE(repl->Expect("Got the paste.")) << repl->Plain();
+  EXPECT_EQ(LastRequest()["messages"].back()["content"], "pasted line one\npasted line two");
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("first part\\\r");
+  repl->Send("second part\r");
+  ASSERT_TRUE(repl->Expect("Got the continuation.")) << repl->Plain();
+  EXPECT_EQ(LastRequest()["messages"].back()["content"], "first part\nsecond part");
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("first part\033\rsecond part\r");  // Alt+Enter
+  ASSERT_TRUE(repl->Expect("Got the continuation.")) << repl->Plain();
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, ModelAndClearChangeWhatIsSent) {
+  auto repl = Start(ProviderEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/model\r");
+  ASSERT_TRUE(repl->Expect("Model: gpt-4.1 (openai)")) << repl->Plain();
+  repl->Send("repl-hello one\r");
+  ASSERT_TRUE(repl->Expect("Hello from the mock.")) << repl->Plain();
+  repl->Send("/model other-model\r");
+  ASSERT_TRUE(repl->Expect("Model set to other-model")) << repl->Plain();
+  repl->Send("repl-hello two\r");
+  ASSERT_TRUE(repl->Expect("Hello from the mock.")) << repl->Plain();
+  auto request = LastRequest();
+  EXPECT_EQ(request["model"], "other-model");
+  EXPECT_EQ(request["messages"].size(), 4u) << "system, user, assistant, user: " << request.dump();
+
+  repl->Send("/clear\r");
+  ASSERT_TRUE(repl->Expect("New conversation")) << repl->Plain();
+  repl->Send("repl-hello three\r");
+  ASSERT_TRUE(repl->Expect("Hello from the mock.")) << repl->Plain();
+  request = LastRequest();
+  ASSERT_EQ(request["messages"].size(), 2u) << request.dump();
+  EXPECT_EQ(request["messages"][1]["content"], "repl-hello three");
+  EXPECT_EQ(request["model"], "other-model") << "the model outlives /clear";
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+  // /clear started a new session log.
+  EXPECT_EQ(ikigai::testing::ListDir(home() + "/.ikigai/sessions").size(), 2u);
+}
+
+TEST_F(ReplTest, ResumeContinuesALoggedSession) {
+  auto first = Start(ProviderEnv());
+  ASSERT_TRUE(first);
+  ASSERT_TRUE(first->Expect("> "));
+  first->Send("repl-hello remember kiwi\r");
+  ASSERT_TRUE(first->Expect("Hello from the mock.")) << first->Plain();
+  first->Send("/quit\r");
+  ASSERT_TRUE(first->Expect("Session saved: ikigai --resume ")) << first->Plain();
+  ASSERT_EQ(first->Wait(), 0);
+  std::string id = first->Rest();
+  id = id.substr(0, id.find('\n'));
+  ASSERT_FALSE(id.empty());
+
+  // By id, then the most recent; each run adds a question and its answer.
+  std::size_t messages_before = 2;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--resume", id}, std::vector<std::string>{"--resume"}}) {
+    auto second = Start(ProviderEnv(), args);
+    ASSERT_TRUE(second);
+    ASSERT_TRUE(second->Expect("Resumed session " + id + " (" + std::to_string(messages_before) +
+                               " messages)."))
+        << second->Plain();
+    messages_before += 2;
+    ASSERT_TRUE(second->Expect("> "));
+    second->Send("repl-hello again\r");
+    ASSERT_TRUE(second->Expect("Hello from the mock.")) << second->Plain();
+    const auto messages = LastRequest()["messages"];
+    ASSERT_GE(messages.size(), 4u) << messages.dump();
+    EXPECT_EQ(messages[1]["content"], "repl-hello remember kiwi");
+    EXPECT_EQ(messages.back()["content"], "repl-hello again");
+    second->Send("/quit\r");
+    EXPECT_EQ(second->Wait(), 0);
+  }
+  EXPECT_EQ(ikigai::testing::ListDir(home() + "/.ikigai/sessions").size(), 1u)
+      << "a resumed session is appended to, not copied";
+}
+
+TEST_F(ReplTest, AProviderErrorIsShownAndThePromptComesBack) {
+  Env env = BaseEnv();
+  env.emplace_back("OPENAI_API_KEY", "a-wrong-key");
+  env.emplace_back("OPENAI_BASE_URL", aimock_->openai_base_url());
+  auto repl = Start(env);
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("repl-hello\r");
+  ASSERT_TRUE(repl->Expect("ikigai: the server refused the API key")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("set OPENAI_API_KEY to a valid key"));
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/model\r");
+  EXPECT_TRUE(repl->Expect("Model: gpt-4.1 (openai)")) << repl->Plain();
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, ResumingAnUnknownSessionFails) {
+  auto repl = Start(ProviderEnv(), {"--resume", "no-such-session"});
+  ASSERT_TRUE(repl);
+  EXPECT_TRUE(repl->Expect("ikigai: cannot resume:")) << repl->Plain();
+  EXPECT_EQ(repl->Wait(), 2);
+}
+
+TEST_F(ReplTest, PipedInputRunsCommandsWithoutAPrompt) {
+  // Not a terminal: plain lines, no prompt, no colour.
+  auto run = ikigai::testing::RunExecutable(kIkigai, "/tool bash\n/frobnicate\n",
+                                            {.env = {{"HOME", home()},
+                                                     {"ANTHROPIC_API_KEY", ""},
+                                                     {"OPENAI_API_KEY", ""},
+                                                     {"OPENAI_BASE_URL", ""},
+                                                     {"NO_COLOR", ""}},
+                                             .cwd = project()});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("Tool: bash\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Unknown command: /frobnicate."), std::string::npos) << run.out;
+  EXPECT_TRUE(run.out.starts_with("ikigai ")) << "the banner, no prompt before it: " << run.out;
+  EXPECT_EQ(run.out.find("\n> "), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find('\033'), std::string::npos) << run.out;
+}
+
+}  // namespace
+}  // namespace ikigai::repl
