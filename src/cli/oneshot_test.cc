@@ -24,6 +24,7 @@ namespace {
 
 using nlohmann::json;
 using providers::testing::AimockServer;
+using providers::testing::SuiteAimock;
 using testing::TempDir;
 using testing::ToolRun;
 using testing::WriteFile;
@@ -79,24 +80,12 @@ const std::vector<std::string> kCoreTools = {"bash",       "file_edit", "file_re
 
 class OneShotTest : public ::testing::TestWithParam<std::string> {
  protected:
-  static void SetUpTestSuite() {
-    auto started = AimockServer::Start(kFixtures);
-    if (!started) {
-      start_error_ = new std::string(started.error());
-      return;
-    }
-    aimock_ = started->release();
-  }
-  static void TearDownTestSuite() {
-    delete aimock_;
-    aimock_ = nullptr;
-    delete start_error_;
-    start_error_ = nullptr;
-  }
+  static void SetUpTestSuite() { suite_.Start(kFixtures); }
+  static void TearDownTestSuite() { suite_.Stop(); }
   void SetUp() override {
-    ASSERT_NE(aimock_, nullptr) << *start_error_;
-    auto reset = aimock_->SetFixtures(kFixtures);  // fresh sequences and journal
-    ASSERT_TRUE(reset) << reset.error();
+    auto server = suite_.Reset(kFixtures);  // fresh sequences and journal
+    ASSERT_TRUE(server) << server.error();
+    aimock_ = *server;
     ::mkdir(project().c_str(), 0755);
   }
 
@@ -173,7 +162,7 @@ class OneShotTest : public ::testing::TestWithParam<std::string> {
   }
 
   static inline AimockServer* aimock_ = nullptr;
-  static inline std::string* start_error_ = nullptr;
+  static inline SuiteAimock suite_;
   TempDir home_;
 };
 

@@ -15,6 +15,7 @@ namespace {
 using nlohmann::json;
 using testing::AimockServer;
 using testing::RecordingSink;
+using testing::SuiteAimock;
 using Clock = std::chrono::steady_clock;
 
 // A conversation after one round of two tool calls.
@@ -112,24 +113,12 @@ TEST(AnthropicRequestBodyTest, AnEmptyAssistantTurnIsLeftOut) {
 // the wire format itself is checked above and by a scripted server below.
 class AnthropicAimockTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    auto started = AimockServer::Start(kFixtures);
-    if (!started) {
-      start_error_ = new std::string(started.error());
-      return;
-    }
-    aimock_ = started->release();
-  }
-  static void TearDownTestSuite() {
-    delete aimock_;
-    aimock_ = nullptr;
-    delete start_error_;
-    start_error_ = nullptr;
-  }
+  static void SetUpTestSuite() { suite_.Start(kFixtures); }
+  static void TearDownTestSuite() { suite_.Stop(); }
   void SetUp() override {
-    ASSERT_NE(aimock_, nullptr) << *start_error_;
-    auto reset = aimock_->SetFixtures(kFixtures);
-    ASSERT_TRUE(reset) << reset.error();
+    auto server = suite_.Reset(kFixtures);  // fresh sequences and journal
+    ASSERT_TRUE(server) << server.error();
+    aimock_ = *server;
   }
 
   static ProviderSettings Settings() {
@@ -185,7 +174,7 @@ class AnthropicAimockTest : public ::testing::Test {
   ]})";
 
   static inline AimockServer* aimock_ = nullptr;
-  static inline std::string* start_error_ = nullptr;
+  static inline SuiteAimock suite_;
   RecordingSink recorder_;
 };
 

@@ -15,6 +15,7 @@ namespace {
 using nlohmann::json;
 using testing::AimockServer;
 using testing::RecordingSink;
+using testing::SuiteAimock;
 using Clock = std::chrono::steady_clock;
 
 ToolSpec Tool(const std::string& name, const std::string& description, json parameters) {
@@ -106,24 +107,12 @@ TEST(OpenAiRequestBodyTest, InvalidUtf8IsReplacedNotThrown) {
 // Against aimock: the requests ikigai sends, the answers it reads.
 class OpenAiAimockTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    auto started = AimockServer::Start(kFixtures);
-    if (!started) {
-      start_error_ = new std::string(started.error());
-      return;
-    }
-    aimock_ = started->release();
-  }
-  static void TearDownTestSuite() {
-    delete aimock_;
-    aimock_ = nullptr;
-    delete start_error_;
-    start_error_ = nullptr;
-  }
+  static void SetUpTestSuite() { suite_.Start(kFixtures); }
+  static void TearDownTestSuite() { suite_.Stop(); }
   void SetUp() override {
-    ASSERT_NE(aimock_, nullptr) << *start_error_;
-    auto reset = aimock_->SetFixtures(kFixtures);  // fresh sequences and journal
-    ASSERT_TRUE(reset) << reset.error();
+    auto server = suite_.Reset(kFixtures);  // fresh sequences and journal
+    ASSERT_TRUE(server) << server.error();
+    aimock_ = *server;
   }
 
   static ProviderSettings Settings() {
@@ -182,7 +171,7 @@ class OpenAiAimockTest : public ::testing::Test {
   ]})";
 
   static inline AimockServer* aimock_ = nullptr;
-  static inline std::string* start_error_ = nullptr;
+  static inline SuiteAimock suite_;
   RecordingSink recorder_;
 };
 

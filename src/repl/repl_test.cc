@@ -22,6 +22,7 @@ using ikigai::testing::ReadFile;
 using ikigai::testing::TempDir;
 using ikigai::testing::WriteFile;
 using providers::testing::AimockServer;
+using providers::testing::SuiteAimock;
 using testing::PtyOptions;
 using testing::PtySession;
 using Env = std::vector<std::pair<std::string, std::string>>;
@@ -47,24 +48,12 @@ constexpr const char* kFixtures = R"({"fixtures": [
 
 class ReplTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    auto started = AimockServer::Start(kFixtures);
-    if (!started) {
-      start_error_ = new std::string(started.error());
-      return;
-    }
-    aimock_ = started->release();
-  }
-  static void TearDownTestSuite() {
-    delete aimock_;
-    aimock_ = nullptr;
-    delete start_error_;
-    start_error_ = nullptr;
-  }
+  static void SetUpTestSuite() { suite_.Start(kFixtures); }
+  static void TearDownTestSuite() { suite_.Stop(); }
   void SetUp() override {
-    ASSERT_NE(aimock_, nullptr) << *start_error_;
-    auto reset = aimock_->SetFixtures(kFixtures);  // fresh journal
-    ASSERT_TRUE(reset) << reset.error();
+    auto server = suite_.Reset(kFixtures);  // fresh sequences and journal
+    ASSERT_TRUE(server) << server.error();
+    aimock_ = *server;
     ::mkdir(home().c_str(), 0755);
     ::mkdir(project().c_str(), 0755);
   }
@@ -117,7 +106,7 @@ class ReplTest : public ::testing::Test {
 
   TempDir dir_;
   static inline AimockServer* aimock_ = nullptr;
-  static inline std::string* start_error_ = nullptr;
+  static inline SuiteAimock suite_;
 };
 
 // Whether `text` holds an SGR (colour) sequence: ESC [ digits and ; m.

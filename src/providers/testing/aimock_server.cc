@@ -198,4 +198,22 @@ Result<json, std::string> AimockServer::Journal() const {
 
 std::string AimockServer::Log() const { return ReadAll(dir_ + "/aimock.log"); }
 
+void SuiteAimock::Start(std::string_view fixtures) {
+  auto started = AimockServer::Start(fixtures);
+  if (started) {
+    server_ = std::move(*started);
+  } else {
+    start_error_ = std::move(started.error());
+  }
+}
+
+void SuiteAimock::Stop() { server_.reset(); }
+
+Result<AimockServer*, std::string> SuiteAimock::Reset(std::string_view fixtures) {
+  if (server_ == nullptr) return Err("aimock did not start: " + start_error_);
+  auto reset = server_->SetFixtures(fixtures);
+  if (!reset) return Err(std::move(reset.error()));
+  return server_.get();
+}
+
 }  // namespace ikigai::providers::testing

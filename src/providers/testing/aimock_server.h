@@ -77,4 +77,20 @@ class AimockServer {
   std::string dir_;  // the fixture file and the log
 };
 
+// One aimock shared by a test suite (started in SetUpTestSuite, stopped in
+// TearDownTestSuite) and reset before each test, so tests pay aimock's
+// start-up once per process.
+class SuiteAimock {
+ public:
+  void Start(std::string_view fixtures);
+  void Stop();
+  // The server with `fixtures` loaded and a fresh journal and sequence
+  // counts, or why it is not there (it did not start, or would not reset).
+  Result<AimockServer*, std::string> Reset(std::string_view fixtures);
+
+ private:
+  std::unique_ptr<AimockServer> server_;
+  std::string start_error_;
+};
+
 }  // namespace ikigai::providers::testing
