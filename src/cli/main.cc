@@ -1,4 +1,5 @@
-// ikigai's command line.
+// ikigai's command line: parses the flags and dispatches to a front end
+// (src/repl/, src/oneshot/, src/toolcmd/), all built on src/session/.
 //
 //   ikigai [--resume [ID]]          the interactive REPL (src/repl/), on a new
 //          [--provider P] [--model M] session or a logged one
@@ -15,11 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/host_context.h"
-#include "cli/oneshot.h"
-#include "cli/tool_check.h"
-#include "cli/tool_commands.h"
+#include "oneshot/oneshot.h"
 #include "repl/repl.h"
+#include "session/host_context.h"
+#include "session/tool_listing.h"
+#include "toolcmd/tool_check.h"
+#include "toolcmd/tool_commands.h"
 
 namespace ikigai::cli {
 namespace {
@@ -75,14 +77,14 @@ int Run(int argc, char** argv) {
       std::cerr << "ikigai: " << config.error() << "\n";
       return 2;
     }
-    return CheckTools(check_paths, config->tools.defaults, std::cout);
+    return toolcmd::CheckTools(check_paths, config->tools.defaults, std::cout);
   }
   if (*call && call_args == "-") {
     call_args.assign(std::istreambuf_iterator<char>(std::cin), {});
   }
   if (!*prompt_option && !*tool) {
     // The REPL discovers the tools in the background: its prompt comes first.
-    auto host = LoadHostConfig();
+    auto host = session::LoadHostConfig();
     if (!host) {
       std::cerr << "ikigai: " << host.error() << "\n";
       return 2;
@@ -91,7 +93,7 @@ int Run(int argc, char** argv) {
     if (*resume_option) options.resume = resume_id;
     return repl::RunRepl(std::move(*host), options);
   }
-  auto host = LoadHostContext();
+  auto host = session::LoadHostContext();
   if (!host) {
     std::cerr << "ikigai: " << host.error() << "\n";
     return 2;
@@ -103,13 +105,13 @@ int Run(int argc, char** argv) {
       std::cerr << "ikigai: the prompt is empty. Give it as ikigai -p \"...\" or on stdin.\n";
       return 2;
     }
-    OneShotOptions options{prompt, output == "json", {provider, model}, std::nullopt};
+    oneshot::OneShotOptions options{prompt, output == "json", {provider, model}, std::nullopt};
     if (*resume_option) options.resume = resume_id;
-    return RunOneShot(*host, options, std::cout, std::cerr);
+    return oneshot::RunOneShot(*host, options, std::cout, std::cerr);
   }
-  if (*list) return ListTools(*host, std::cout);
-  if (*show) return ShowTool(*host, show_name, std::cout, std::cerr);
-  return CallTool(*host, call_name, call_args, std::cout);
+  if (*list) return session::ListTools(*host, std::cout);
+  if (*show) return session::ShowTool(*host, show_name, std::cout, std::cerr);
+  return toolcmd::CallTool(*host, call_name, call_args, std::cout);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "cli/oneshot.h"
+#include "session/call_summary.h"
 
 namespace ikigai::repl {
 namespace {
@@ -57,14 +57,14 @@ std::string FormatElapsed(std::chrono::milliseconds elapsed) {
 }
 
 std::string ToolStartLine(const providers::ToolCall& call, const Style& style) {
-  std::string summary = cli::SummarizeCall(call);  // "bash: ls -la"
+  std::string summary = session::SummarizeCall(call);  // "bash: ls -la"
   const std::string rest = summary.substr(std::min(summary.size(), call.name.size()));
   return Painted("[tool]", kDim, style.color) + " " + Painted(call.name, kBold, style.color) + rest;
 }
 
 std::string ToolEndLine(const providers::ToolCall& call, const protocol::WrappedJson& wrapped,
                         std::chrono::microseconds elapsed, const Style& style) {
-  const std::string outcome = cli::SummarizeResult(wrapped);
+  const std::string outcome = session::SummarizeResult(wrapped);
   const char* colour = kRed;
   if (outcome == "ok") {
     colour = kGreen;

@@ -7,8 +7,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/tool_commands.h"
 #include "repl/signals.h"
+#include "session/tool_listing.h"
 
 namespace ikigai::repl {
 namespace {
@@ -27,32 +27,32 @@ bool Blank(const std::string& text) {
 
 }  // namespace
 
-Repl::Repl(cli::HostContext host, ReplOptions options, LineReader& reader, Display& display)
+Repl::Repl(session::HostContext host, ReplOptions options, LineReader& reader, Display& display)
     : host_(std::move(host)),
       options_(std::move(options)),
       reader_(reader),
       display_(display),
-      discovery_(host_.directories, cli::DiscoveryOptionsFor(host_.config)),
+      discovery_(host_.directories, session::DiscoveryOptionsFor(host_.config)),
       executor_(host_.config.tools) {}
 
 Repl::~Repl() = default;
 
-cli::HostContext& Repl::Host() {
+session::HostContext& Repl::Host() {
   host_.registry = registry_.Get();
   return host_;
 }
 
 bool Repl::Start() {
   const config::AgentConfig& agent_config = host_.config.agent;
-  auto settings = cli::ProviderSettingsFor(agent_config, options_.flags);
+  auto settings = session::ProviderSettingsFor(agent_config, options_.flags);
   if (!settings) {
     display_.Error("ikigai: " + settings.error());
     return false;
   }
   provider_kind_ = settings->kind;
-  model_ = cli::ModelFor(agent_config, options_.flags, settings->kind);
+  model_ = session::ModelFor(agent_config, options_.flags, settings->kind);
   if (options_.resume) {
-    auto resumed = cli::ResumeSession(*options_.resume);
+    auto resumed = session::ResumeSession(*options_.resume);
     if (!resumed) {
       display_.Error("ikigai: cannot resume: " + resumed.error());
       return false;
@@ -67,7 +67,7 @@ bool Repl::Start() {
   banner += ": " + model_ + " (" + provider_kind_ + "). Type /help for the commands; Ctrl+D quits.";
   display_.Notice(banner);
   if (settings->api_key.empty()) {
-    missing_key_ = cli::MissingKeyMessage(settings->kind);
+    missing_key_ = session::MissingKeyMessage(settings->kind);
     display_.Warning("Note: " + missing_key_);
   } else {
     provider_ = providers::MakeProvider(*settings);
@@ -97,7 +97,7 @@ std::string Repl::TakeDiscoveryReport() {
   auto registry = discovery_.Wait();
   registry_.Set(registry);
   std::ostringstream problems;
-  cli::PrintDiscoveryProblems(*registry, problems);
+  session::PrintDiscoveryProblems(*registry, problems);
   return problems.str();
 }
 
@@ -185,9 +185,9 @@ bool Repl::RunCommand(const Command& command, const std::string& argument) {
     case CommandId::kTool:
       EnsureDiscovered(-1);
       if (argument.empty()) {
-        cli::ListTools(Host(), out);
+        session::ListTools(Host(), out);
       } else {
-        cli::ShowTool(Host(), argument, out, err);
+        session::ShowTool(Host(), argument, out, err);
       }
       display_.Output(out.str());
       if (!err.str().empty()) display_.Error(err.str().substr(0, err.str().size() - 1));
@@ -214,13 +214,13 @@ void Repl::Refresh() {
   EnsureDiscovered(-1);  // the first scan's report comes first
   display_.Spin("discovering tools");
   auto registry = std::make_shared<const registry::Registry>(
-      discovery::Discover(host_.directories, cli::DiscoveryOptionsFor(host_.config)));
+      discovery::Discover(host_.directories, session::DiscoveryOptionsFor(host_.config)));
   display_.StopSpinner();
   registry_.Set(registry);
   display_.Output("Tool registry refreshed: " + std::to_string(registry->tools().size()) +
                   " tools loaded\n");
   std::ostringstream problems;
-  cli::PrintDiscoveryProblems(*registry, problems);
+  session::PrintDiscoveryProblems(*registry, problems);
   if (!problems.str().empty()) display_.Debug(problems.str().substr(0, problems.str().size() - 1));
 }
 
@@ -260,7 +260,7 @@ void Repl::Send(const std::string& message) {
   }
   if (!agent_) {
     if (!log_) {
-      auto created = cli::CreateSessionLog(provider_kind_, model_);
+      auto created = session::CreateSessionLog(provider_kind_, model_);
       if (created) {
         log_ = std::move(*created);
       } else {
@@ -268,7 +268,7 @@ void Repl::Send(const std::string& message) {
       }
     }
     agent_ = std::make_unique<agent::Agent>(*provider_, registry_, executor_,
-                                            cli::AgentOptionsFor(host_.config.agent, model_),
+                                            session::AgentOptionsFor(host_.config.agent, model_),
                                             permissions_, log_.get());
     agent_->SetMessages(std::move(resumed_));
     resumed_.clear();
@@ -314,7 +314,7 @@ void Repl::Farewell() {
   if (log_) display_.Notice("Session saved: ikigai --resume " + log_->id());
 }
 
-int RunRepl(cli::HostContext host, const ReplOptions& options) {
+int RunRepl(session::HostContext host, const ReplOptions& options) {
   // Wide characters for libedit: the user's locale, else UTF-8 (the
   // user's own decides whether the spinner may draw braille).
   std::setlocale(LC_CTYPE, "");

@@ -15,17 +15,17 @@
 #include <string>
 
 #include "agent/agent.h"
-#include "cli/agent_setup.h"
-#include "cli/host_context.h"
 #include "repl/commands.h"
 #include "repl/discovery_task.h"
 #include "repl/display.h"
 #include "repl/line_editor.h"
+#include "session/agent_setup.h"
+#include "session/host_context.h"
 
 namespace ikigai::repl {
 
 struct ReplOptions {
-  cli::AgentFlags flags;
+  session::AgentFlags flags;
   std::optional<std::string> resume;  // a session id, or "" for the last one
   std::string version;                // for the banner
 };
@@ -33,7 +33,7 @@ struct ReplOptions {
 class Repl {
  public:
   // `host.registry` is ignored: the REPL discovers the tools itself.
-  Repl(cli::HostContext host, ReplOptions options, LineReader& reader, Display& display);
+  Repl(session::HostContext host, ReplOptions options, LineReader& reader, Display& display);
   ~Repl();
 
   // Until /quit, Ctrl+D or Ctrl+C twice; the exit status (2 when the
@@ -53,10 +53,10 @@ class Repl {
   bool EnsureDiscovered(int cancel_fd);
   std::string TakeDiscoveryReport();
   void ReportDiscovery();
-  cli::HostContext& Host();
+  session::HostContext& Host();
   void Farewell();
 
-  cli::HostContext host_;
+  session::HostContext host_;
   ReplOptions options_;
   LineReader& reader_;
   Display& display_;
@@ -79,6 +79,6 @@ class Repl {
 
 // The REPL on this process's terminal: libedit when stdin is a terminal,
 // plain lines otherwise; colours per Style::Detect.
-int RunRepl(cli::HostContext host, const ReplOptions& options);
+int RunRepl(session::HostContext host, const ReplOptions& options);
 
 }  // namespace ikigai::repl

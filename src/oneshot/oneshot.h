@@ -13,24 +13,19 @@
 #include <ostream>
 #include <string>
 
-#include "cli/agent_setup.h"
-#include "cli/host_context.h"
+#include "session/agent_setup.h"
+#include "session/host_context.h"
 
-namespace ikigai::cli {
+namespace ikigai::oneshot {
 
 struct OneShotOptions {
   std::string prompt;
   bool json_output = false;
-  AgentFlags flags;
+  session::AgentFlags flags;
   std::optional<std::string> resume;  // a session id, or "" for the last one
 };
 
-int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostream& out,
+int RunOneShot(const session::HostContext& host, const OneShotOptions& options, std::ostream& out,
                std::ostream& err);
 
-// One line describing a call for progress output: "bash: ls -la".
-std::string SummarizeCall(const providers::ToolCall& call);
-// One line describing a result: "ok", "exit 2", "FILE_NOT_FOUND", "TOOL_TIMEOUT", "truncated".
-std::string SummarizeResult(const protocol::WrappedJson& wrapped);
-
-}  // namespace ikigai::cli
+}  // namespace ikigai::oneshot

@@ -1,10 +1,10 @@
-#include "cli/agent_setup.h"
+#include "session/agent_setup.h"
 
 #include <unistd.h>
 
 #include "agent/system_prompt.h"
 
-namespace ikigai::cli {
+namespace ikigai::session {
 
 Result<providers::ProviderSettings, std::string> ProviderSettingsFor(
     const config::AgentConfig& agent, const AgentFlags& flags) {
@@ -73,4 +73,4 @@ Result<ResumedSession, std::string> ResumeSession(const std::string& id) {
   return session;
 }
 
-}  // namespace ikigai::cli
+}  // namespace ikigai::session

@@ -1,16 +1,13 @@
-// `ikigai tool list|show|call|check`: the tool system without any LLM.
-//
-// Each command writes to the given streams and returns the process exit
-// code, so tests can run it in-process; cli/main.cc wires them to CLI11.
+// The tools as a user sees them, the same from `ikigai tool list|show` and
+// the REPL's /tool: the listing, one tool's schema, discovery problems.
 #pragma once
 
 #include <ostream>
 #include <string>
-#include <vector>
 
-#include "cli/host_context.h"
+#include "session/host_context.h"
 
-namespace ikigai::cli {
+namespace ikigai::session {
 
 // "Available tools:" then "  name (path)" lines (seeds/002 /tool), then
 // discovery failures and warnings as "Debug: ..." lines.
@@ -21,12 +18,7 @@ int ListTools(const HostContext& host, std::ostream& out);
 int ShowTool(const HostContext& host, const std::string& name, std::ostream& out,
              std::ostream& err);
 
-// Calls a tool with `arguments` (JSON text) and prints the wrapper the model
-// would see; exit 0 when tool_success is true, 1 otherwise.
-int CallTool(const HostContext& host, const std::string& name, const std::string& arguments,
-             std::ostream& out);
-
 // The listing's discovery problems, one "Debug: ..." line each.
 void PrintDiscoveryProblems(const registry::Registry& registry, std::ostream& out);
 
-}  // namespace ikigai::cli
+}  // namespace ikigai::session

@@ -1,11 +1,11 @@
-#include "cli/host_context.h"
+#include "session/host_context.h"
 
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 
-namespace ikigai::cli {
+namespace ikigai::session {
 
 Result<HostContext, std::string> LoadHostConfig() {
   auto config = config::LoadConfig(config::DefaultConfigFiles());
@@ -43,4 +43,4 @@ std::string DisplayPath(const std::string& raw) {
   return path;
 }
 
-}  // namespace ikigai::cli
+}  // namespace ikigai::session

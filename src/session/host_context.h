@@ -9,7 +9,7 @@
 #include "discovery/discovery.h"
 #include "registry/registry.h"
 
-namespace ikigai::cli {
+namespace ikigai::session {
 
 struct HostContext {
   config::Config config;
@@ -32,4 +32,4 @@ discovery::DiscoveryOptions DiscoveryOptionsFor(const config::Config& config);
 // it, "~/..." when under the home directory, else absolute.
 std::string DisplayPath(const std::string& path);
 
-}  // namespace ikigai::cli
+}  // namespace ikigai::session

@@ -13,7 +13,7 @@
 
 #include "executor/executor.h"
 
-namespace ikigai::cli {
+namespace ikigai::toolcmd {
 
 struct RuleResult {
   bool kept;
@@ -27,4 +27,4 @@ std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limit
 int CheckTools(const std::vector<std::string>& paths, const executor::Limits& limits,
                std::ostream& out);
 
-}  // namespace ikigai::cli
+}  // namespace ikigai::toolcmd

@@ -2,7 +2,7 @@
 // both providers. What ikigai sent is checked through aimock's journal
 // (Anthropic requests are journaled in the OpenAI shape: a "system" message,
 // "tool_calls", "tool" messages with "tool_call_id").
-#include "cli/oneshot.h"
+#include "oneshot/oneshot.h"
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -17,9 +17,10 @@
 #include "agent/session_log.h"
 #include "providers/testing/aimock_server.h"
 #include "providers/testing/loopback_server.h"
+#include "session/call_summary.h"
 #include "testing/tool_runner.h"
 
-namespace ikigai::cli {
+namespace ikigai::oneshot {
 namespace {
 
 using nlohmann::json;
@@ -701,28 +702,30 @@ TEST(OneShotJsonTest, EmptyArgumentsAreShownAsTheObjectTheToolGot) {
 }
 
 TEST(OneShotSummaryTest, CallsAndResultsAreSummarizedOnOneLine) {
-  EXPECT_EQ(SummarizeCall({"c", "bash", R"({"command": "ls -la\nwc -l"})"}), "bash: ls -la wc -l");
-  EXPECT_EQ(SummarizeCall({"c", "grep", R"({"pattern": "TODO", "path": "src"})"}),
+  EXPECT_EQ(session::SummarizeCall({"c", "bash", R"({"command": "ls -la\nwc -l"})"}),
+            "bash: ls -la wc -l");
+  EXPECT_EQ(session::SummarizeCall({"c", "grep", R"({"pattern": "TODO", "path": "src"})"}),
             "grep: TODO in src");
-  EXPECT_EQ(SummarizeCall({"c", "x", ""}), "x: ");
-  EXPECT_EQ(SummarizeCall({"c", "x", "{not json"}), "x: {not json");
-  EXPECT_EQ(SummarizeCall({"c", "bash", json{{"command", std::string(300, 'a')}}.dump()}),
+  EXPECT_EQ(session::SummarizeCall({"c", "x", ""}), "x: ");
+  EXPECT_EQ(session::SummarizeCall({"c", "x", "{not json"}), "x: {not json");
+  EXPECT_EQ(session::SummarizeCall({"c", "bash", json{{"command", std::string(300, 'a')}}.dump()}),
             "bash: " + std::string(97, 'a') + "...");
   using protocol::WrappedJson;
-  EXPECT_EQ(SummarizeResult(WrappedJson::parse(R"({"tool_success": true, "result": {}})")), "ok");
-  EXPECT_EQ(
-      SummarizeResult(WrappedJson::parse(R"({"tool_success": true, "result": {"exit_code": 2}})")),
-      "exit 2");
-  EXPECT_EQ(SummarizeResult(WrappedJson::parse(
+  EXPECT_EQ(session::SummarizeResult(WrappedJson::parse(R"({"tool_success": true, "result": {}})")),
+            "ok");
+  EXPECT_EQ(session::SummarizeResult(
+                WrappedJson::parse(R"({"tool_success": true, "result": {"exit_code": 2}})")),
+            "exit 2");
+  EXPECT_EQ(session::SummarizeResult(WrappedJson::parse(
                 R"({"tool_success": true, "result": {"error_code": "FILE_NOT_FOUND"}})")),
             "FILE_NOT_FOUND");
-  EXPECT_EQ(SummarizeResult(WrappedJson::parse(
+  EXPECT_EQ(session::SummarizeResult(WrappedJson::parse(
                 R"({"tool_success": true, "result": {"output": "", "truncated": true}})")),
             "ok, truncated");
-  EXPECT_EQ(SummarizeResult(
+  EXPECT_EQ(session::SummarizeResult(
                 WrappedJson::parse(R"({"tool_success": false, "error_code": "TOOL_TIMEOUT"})")),
             "TOOL_TIMEOUT");
 }
 
 }  // namespace
-}  // namespace ikigai::cli
+}  // namespace ikigai::oneshot

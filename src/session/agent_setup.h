@@ -11,7 +11,7 @@
 #include "config/config.h"
 #include "providers/provider.h"
 
-namespace ikigai::cli {
+namespace ikigai::session {
 
 struct AgentFlags {
   std::string provider;  // --provider, empty if not given
@@ -51,4 +51,4 @@ struct ResumedSession {
 };
 Result<ResumedSession, std::string> ResumeSession(const std::string& id);
 
-}  // namespace ikigai::cli
+}  // namespace ikigai::session

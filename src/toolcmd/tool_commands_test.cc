@@ -1,6 +1,6 @@
 // The tool commands, in-process against real tool directories, and through
 // the real `ikigai` binary.
-#include "cli/tool_commands.h"
+#include "toolcmd/tool_commands.h"
 
 #include <sys/stat.h>
 
@@ -8,9 +8,10 @@
 
 #include <sstream>
 
+#include "session/tool_listing.h"
 #include "testing/tool_runner.h"
 
-namespace ikigai::cli {
+namespace ikigai::toolcmd {
 namespace {
 
 using testing::TempDir;
@@ -31,8 +32,8 @@ std::string SchemaScript(const std::string& name) {
          name + " ran\"}'\n";
 }
 
-HostContext Host(const TempDir& dir) {
-  HostContext host;
+session::HostContext Host(const TempDir& dir) {
+  session::HostContext host;
   host.directories = {dir / "system", dir / "user", dir / "project"};
   host.registry = std::make_shared<const registry::Registry>(discovery::Discover(host.directories));
   return host;
@@ -44,7 +45,7 @@ TEST(ToolCommands, ListShowsNamesAndPathsThenProblems) {
   WriteTool(dir / "system", "alpha", SchemaScript("alpha"));
   WriteTool(dir / "user", "broken", "exit 3\n");
   std::ostringstream out;
-  EXPECT_EQ(ListTools(Host(dir), out), 0);
+  EXPECT_EQ(session::ListTools(Host(dir), out), 0);
   EXPECT_EQ(out.str(),
             "Available tools:\n"
             "  alpha (" +
@@ -60,7 +61,7 @@ TEST(ToolCommands, ShowPrintsToolPathAndSchema) {
   TempDir dir;
   WriteTool(dir / "system", "alpha", SchemaScript("alpha"));
   std::ostringstream out, err;
-  EXPECT_EQ(ShowTool(Host(dir), "alpha", out, err), 0);
+  EXPECT_EQ(session::ShowTool(Host(dir), "alpha", out, err), 0);
   const std::string text = out.str();
   EXPECT_TRUE(
       text.starts_with("Tool: alpha\nPath: " + dir / "system/alpha-tool" + "\nSchema:\n{\n"))
@@ -72,7 +73,7 @@ TEST(ToolCommands, ShowPrintsToolPathAndSchema) {
 TEST(ToolCommands, ShowUnknownToolNamesItAndFails) {
   TempDir dir;
   std::ostringstream out, err;
-  EXPECT_EQ(ShowTool(Host(dir), "foo", out, err), 1);
+  EXPECT_EQ(session::ShowTool(Host(dir), "foo", out, err), 1);
   EXPECT_EQ(err.str(), "Unknown tool: 'foo'\nUse /tool to see available tools.\n");
 }
 
@@ -83,7 +84,7 @@ TEST(ToolCommands, CallPrintsTheWrapperAndExitsByToolSuccess) {
             "if [ \"$1\" = --schema ]; then echo '{\"name\": \"crash\", "
             "\"description\": \"d\", \"parameters\": {\"type\": "
             "\"object\", \"properties\": {}}}'; exit 0; fi\nexit 4\n");
-  const HostContext host = Host(dir);
+  const session::HostContext host = Host(dir);
   std::ostringstream ok;
   EXPECT_EQ(CallTool(host, "alpha", "{\"x\": \"1\"}", ok), 0);
   const auto wrapped = nlohmann::json::parse(ok.str());
@@ -174,4 +175,4 @@ TEST(IkigaiBinary, BadConfigIsReportedWithFileAndKey) {
 }
 
 }  // namespace
-}  // namespace ikigai::cli
+}  // namespace ikigai::toolcmd

@@ -1,4 +1,4 @@
-#include "cli/tool_check.h"
+#include "toolcmd/tool_check.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include "protocol/schema.h"
 #include "spawning/run_many.h"
 
-namespace ikigai::cli {
+namespace ikigai::toolcmd {
 namespace {
 
 using spawning::JobEnd;
@@ -155,4 +155,4 @@ int CheckTools(const std::vector<std::string>& paths, const executor::Limits& li
   return status;
 }
 
-}  // namespace ikigai::cli
+}  // namespace ikigai::toolcmd

@@ -1,4 +1,4 @@
-#include "cli/oneshot.h"
+#include "oneshot/oneshot.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -8,8 +8,9 @@
 
 #include "agent/session_log.h"
 #include "executor/executor.h"
+#include "session/call_summary.h"
 
-namespace ikigai::cli {
+namespace ikigai::oneshot {
 namespace {
 
 agent::Cancellation* g_cancellation = nullptr;
@@ -28,74 +29,28 @@ void OnInterrupt(int sig) {
   g_cancellation->Request();
 }
 
-std::string OneLine(std::string text, std::size_t max) {
-  for (char& c : text) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  }
-  if (text.size() > max) text = text.substr(0, max - 3) + "...";
-  return text;
-}
-
 }  // namespace
 
-std::string SummarizeCall(const providers::ToolCall& call) {
-  const auto args =
-      nlohmann::json::parse(call.arguments.empty() ? "{}" : call.arguments, nullptr, false);
-  std::string what;
-  if (args.is_object()) {
-    for (const char* key : {"command", "file_path", "pattern"}) {
-      if (auto it = args.find(key); it != args.end() && it->is_string()) {
-        what = it->get<std::string>();
-        break;
-      }
-    }
-    if (auto path = args.find("path"); path != args.end() && path->is_string() && !what.empty()) {
-      what += " in " + path->get<std::string>();
-    }
-  }
-  if (what.empty()) what = call.arguments;
-  return call.name + ": " + OneLine(what, 100);
-}
-
-std::string SummarizeResult(const protocol::WrappedJson& wrapped) {
-  if (!wrapped.value("tool_success", false))
-    return wrapped.value("error_code", std::string("failed"));
-  const auto& result = wrapped["result"];
-  std::string summary = "ok";
-  if (result.is_object()) {
-    if (result.contains("error_code") && result["error_code"].is_string()) {
-      summary = result["error_code"].get<std::string>();
-    } else if (result.value("timed_out", false)) {
-      summary = "timed out";
-    } else if (result.contains("exit_code") && result["exit_code"].is_number_integer() &&
-               result["exit_code"].get<int>() != 0) {
-      summary = "exit " + std::to_string(result["exit_code"].get<int>());
-    }
-    if (result.value("truncated", false)) summary += ", truncated";
-  }
-  return summary;
-}
-
-int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostream& out,
+int RunOneShot(const session::HostContext& host, const OneShotOptions& options, std::ostream& out,
                std::ostream& err) {
   const config::AgentConfig& agent_config = host.config.agent;
-  auto settings = ProviderSettingsFor(agent_config, options.flags);
+  auto settings = session::ProviderSettingsFor(agent_config, options.flags);
   if (!settings) {
     err << "ikigai: " << settings.error() << "\n";
     return 2;
   }
   if (settings->api_key.empty()) {
-    err << "ikigai: " << MissingKeyMessage(settings->kind) << "\n";
+    err << "ikigai: " << session::MissingKeyMessage(settings->kind) << "\n";
     return 2;
   }
-  const std::string model = ModelFor(agent_config, options.flags, settings->kind);
+  const std::string model = session::ModelFor(agent_config, options.flags, settings->kind);
   auto provider = providers::MakeProvider(*settings);
 
   // The session: resumed, or new.
   std::vector<providers::Message> history;
   std::unique_ptr<agent::SessionLog> log;
   if (options.resume) {
-    auto resumed = ResumeSession(*options.resume);
+    auto resumed = session::ResumeSession(*options.resume);
     if (!resumed) {
       err << "ikigai: cannot resume: " << resumed.error() << "\n";
       return 2;
@@ -103,7 +58,7 @@ int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostr
     history = std::move(resumed->messages);
     log = std::move(resumed->log);
   } else {
-    auto created = CreateSessionLog(settings->kind, model);
+    auto created = session::CreateSessionLog(settings->kind, model);
     if (created) {
       log = std::move(*created);
     } else {
@@ -115,7 +70,7 @@ int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostr
   registry.Set(host.registry);
   const executor::Executor executor(host.config.tools);
   const agent::PermissionPolicy permissions;
-  agent::Agent agent(*provider, registry, executor, AgentOptionsFor(agent_config, model),
+  agent::Agent agent(*provider, registry, executor, session::AgentOptionsFor(agent_config, model),
                      permissions, log.get());
   agent.SetMessages(std::move(history));
 
@@ -136,12 +91,12 @@ int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostr
   }
   observer.on_tool_start = [&err, &end_line](const providers::ToolCall& call) {
     end_line();
-    err << "[tool] " << SummarizeCall(call) << "\n";
+    err << "[tool] " << session::SummarizeCall(call) << "\n";
   };
   observer.on_tool_end = [&err](const providers::ToolCall& call,
                                 const protocol::WrappedJson& wrapped,
                                 std::chrono::microseconds elapsed) {
-    err << "[tool] " << call.name << " -> " << SummarizeResult(wrapped) << " ("
+    err << "[tool] " << call.name << " -> " << session::SummarizeResult(wrapped) << " ("
         << elapsed.count() / 1000 << " ms)\n";
   };
 
@@ -206,4 +161,4 @@ int RunOneShot(const HostContext& host, const OneShotOptions& options, std::ostr
   return 0;
 }
 
-}  // namespace ikigai::cli
+}  // namespace ikigai::oneshot

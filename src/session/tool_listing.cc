@@ -1,11 +1,8 @@
-#include "cli/tool_commands.h"
+#include "session/tool_listing.h"
 
 #include <nlohmann/json.hpp>
 
-#include "executor/executor.h"
-#include "protocol/wrapper.h"
-
-namespace ikigai::cli {
+namespace ikigai::session {
 
 void PrintDiscoveryProblems(const registry::Registry& registry, std::ostream& out) {
   for (const auto& failure : registry.failures()) {
@@ -61,21 +58,4 @@ int ShowTool(const HostContext& host, const std::string& name, std::ostream& out
   return 0;
 }
 
-int CallTool(const HostContext& host, const std::string& name, const std::string& arguments,
-             std::ostream& out) {
-  protocol::WrappedJson wrapped;
-  nlohmann::json parsed = nlohmann::json::parse(arguments, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) {
-    wrapped = protocol::WrapFailure(
-        protocol::wrapper_code::kInvalidParams,
-        "The arguments are not valid JSON. Pass one JSON object, e.g. '{\"command\": \"ls\"}'.");
-  } else {
-    const executor::Executor executor(host.config.tools);
-    auto results = executor.Run(*host.registry, {{"cli", name, std::move(parsed)}});
-    wrapped = std::move(results.front().wrapped);
-  }
-  out << wrapped.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  return wrapped.value("tool_success", false) ? 0 : 1;
-}
-
-}  // namespace ikigai::cli
+}  // namespace ikigai::session

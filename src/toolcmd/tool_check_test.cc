@@ -1,4 +1,4 @@
-#include "cli/tool_check.h"
+#include "toolcmd/tool_check.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 
 #include "testing/tool_runner.h"
 
-namespace ikigai::cli {
+namespace ikigai::toolcmd {
 namespace {
 
 using testing::TempDir;
@@ -76,4 +76,4 @@ TEST(ToolCheck, SlowAndLargeSchemasAndBadFilesAreBroken) {
 }
 
 }  // namespace
-}  // namespace ikigai::cli
+}  // namespace ikigai::toolcmd

@@ -1,0 +1,56 @@
+// How a call and its outcome are shown to the user in one line each, the
+// same in every front end.
+#include "session/call_summary.h"
+
+namespace ikigai::session {
+namespace {
+
+std::string OneLine(std::string text, std::size_t max) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  if (text.size() > max) text = text.substr(0, max - 3) + "...";
+  return text;
+}
+
+}  // namespace
+
+std::string SummarizeCall(const providers::ToolCall& call) {
+  const auto args =
+      nlohmann::json::parse(call.arguments.empty() ? "{}" : call.arguments, nullptr, false);
+  std::string what;
+  if (args.is_object()) {
+    for (const char* key : {"command", "file_path", "pattern"}) {
+      if (auto it = args.find(key); it != args.end() && it->is_string()) {
+        what = it->get<std::string>();
+        break;
+      }
+    }
+    if (auto path = args.find("path"); path != args.end() && path->is_string() && !what.empty()) {
+      what += " in " + path->get<std::string>();
+    }
+  }
+  if (what.empty()) what = call.arguments;
+  return call.name + ": " + OneLine(what, 100);
+}
+
+std::string SummarizeResult(const protocol::WrappedJson& wrapped) {
+  if (!wrapped.value("tool_success", false))
+    return wrapped.value("error_code", std::string("failed"));
+  const auto& result = wrapped["result"];
+  std::string summary = "ok";
+  if (result.is_object()) {
+    if (result.contains("error_code") && result["error_code"].is_string()) {
+      summary = result["error_code"].get<std::string>();
+    } else if (result.value("timed_out", false)) {
+      summary = "timed out";
+    } else if (result.contains("exit_code") && result["exit_code"].is_number_integer() &&
+               result["exit_code"].get<int>() != 0) {
+      summary = "exit " + std::to_string(result["exit_code"].get<int>());
+    }
+    if (result.value("truncated", false)) summary += ", truncated";
+  }
+  return summary;
+}
+
+}  // namespace ikigai::session
