@@ -1,7 +1,7 @@
 #include "agent/system_prompt.h"
 
-#include <fstream>
-#include <sstream>
+#include "base/bounded_file.h"
+#include "base/utf8.h"
 
 namespace ikigai::agent {
 
@@ -28,12 +28,19 @@ Compose with pipes; prefer one clear command over many small ones.
 Be direct and brief. Make the change the user asked for, verify it (build, test, run), and report what you did and what you found. Do not invent file contents: read them. Ask when a request is ambiguous in a way that matters.)";
 }
 
-std::string ComposeSystemPrompt(const std::string& base, const std::string& project_dir) {
-  std::ifstream agents(project_dir + "/AGENTS.md");
-  if (!agents) return base;
-  std::ostringstream text;
-  text << agents.rdbuf();
-  return base + "\n\n# Project instructions (AGENTS.md)\n" + text.str();
+ComposedPrompt ComposeSystemPrompt(const std::string& base, const std::string& project_dir) {
+  // The repository decides what AGENTS.md is: read it as a bounded regular
+  // file that stays inside the project (base/bounded_file.h).
+  auto agents = ReadBoundedFile(project_dir + "/AGENTS.md",
+                                {.max_bytes = kMaxAgentsMd, .confine_to = project_dir});
+  if (!agents) return {base, agents.error()};
+  if (!agents->exists) return {base, ""};
+  std::string text = base + "\n\n# Project instructions (AGENTS.md)\n" + utf8::Repair(agents->text);
+  if (!agents->truncated) return {text, ""};
+  text += "\n[AGENTS.md was cut at " + std::to_string(kMaxAgentsMd / 1024) + " KB of " +
+          std::to_string(agents->size / 1024) + " KB; read the rest with file_read if needed]";
+  return {text, "AGENTS.md is larger than " + std::to_string(kMaxAgentsMd / 1024) +
+                    " KB; only its beginning is in the system prompt"};
 }
 
 }  // namespace ikigai::agent

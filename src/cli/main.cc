@@ -9,7 +9,12 @@
 //   ikigai tool check PATH...       check an executable against the protocol
 //   ikigai -p PROMPT                one-shot: stream the answer, run the tools
 //          [--provider P] [--model M] [--output text|json] [--resume [ID]]
+//   ikigai trust [DIR]              trust a folder's .ikigai/ (tools, config)
+//   ikigai untrust [DIR]            stop trusting it
 //   ikigai --version
+// --trust trusts the working directory for one run (REPL, -p, tool).
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <iterator>
@@ -18,8 +23,10 @@
 
 #include "oneshot/oneshot.h"
 #include "repl/repl.h"
+#include "repl/trust_prompt.h"
 #include "session/host_context.h"
 #include "session/tool_listing.h"
+#include "session/trust.h"
 #include "toolcmd/tool_check.h"
 #include "toolcmd/tool_commands.h"
 
@@ -43,6 +50,18 @@ int Run(int argc, char** argv) {
   CLI::Option* resume_option =
       app.add_option("--resume", resume_id, "Continue the last session, or session ID")
           ->expected(0, 1);
+  bool trust_once = false;
+  app.add_flag("--trust", trust_once,
+               "Trust this folder's .ikigai/ (tools, config) for this run only");
+
+  std::string trust_dir = ".";
+  CLI::App* trust =
+      app.add_subcommand("trust", "Trust a folder: its .ikigai/ (tools, config) loads from now on");
+  trust->add_option("DIR", trust_dir, "The folder (default: the working directory)");
+  std::string untrust_dir = ".";
+  CLI::App* untrust =
+      app.add_subcommand("untrust", "Stop trusting a folder: its .ikigai/ is skipped");
+  untrust->add_option("DIR", untrust_dir, "The folder (default: the working directory)");
 
   CLI::App* tool = app.add_subcommand("tool", "Use the tools directly, without a model");
   tool->require_subcommand(1);
@@ -71,6 +90,13 @@ int Run(int argc, char** argv) {
     return app.exit(e);
   }
 
+  const session::ProjectStore store(session::ProjectStore::DefaultPath());
+  if (*trust) return session::RecordTrust(trust_dir, true, store, std::cout, std::cerr);
+  if (*untrust) return session::RecordTrust(untrust_dir, false, store, std::cout, std::cerr);
+  char cwd[4096];
+  session::TrustState trust_state =
+      session::DecideTrust(::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".", trust_once, store);
+
   if (*check) {
     auto config = config::LoadConfig(config::DefaultConfigFiles());
     if (!config) {
@@ -83,8 +109,12 @@ int Run(int argc, char** argv) {
     call_args.assign(std::istreambuf_iterator<char>(std::cin), {});
   }
   if (!*prompt_option && !*tool) {
+    // The REPL asks once per folder that has a .ikigai/ (a terminal only).
+    repl::AskTrustIfNeeded(trust_state, store);
+    if (!trust_state.trusted && !trust_state.contents.empty())
+      std::cerr << session::SkippedMessage(trust_state) << "\n";
     // The REPL discovers the tools in the background: its prompt comes first.
-    auto host = session::LoadHostConfig();
+    auto host = session::LoadHostConfig(trust_state);
     if (!host) {
       std::cerr << "ikigai: " << host.error() << "\n";
       return 2;
@@ -93,7 +123,9 @@ int Run(int argc, char** argv) {
     if (*resume_option) options.resume = resume_id;
     return repl::RunRepl(std::move(*host), options);
   }
-  auto host = session::LoadHostContext();
+  if (!trust_state.trusted && !trust_state.contents.empty())
+    std::cerr << session::SkippedMessage(trust_state) << "\n";
+  auto host = session::LoadHostContext(trust_state);
   if (!host) {
     std::cerr << "ikigai: " << host.error() << "\n";
     return 2;

@@ -9,17 +9,16 @@
 // limits are resolved against the global ones only at the end.
 #include "config/config.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <set>
 #include <variant>
 
-#include "base/unique_fd.h"
+#include "base/bounded_file.h"
 #include "config/keys.h"
 #include "protocol/parse_json.h"
 
@@ -90,6 +89,14 @@ std::string CheckValue(const Key& key, const Json& value) {
     }
     case ValueKind::kBoolean:
       return value.is_boolean() ? "" : "must be true or false, got " + value.dump();
+    case ValueKind::kStringList: {
+      const std::string expected = "must be a list of strings, e.g. [\"a\", \"b\"], got ";
+      if (!value.is_array()) return expected + value.dump();
+      for (const Json& item : value) {
+        if (!item.is_string() || item.get<std::string>().empty()) return expected + value.dump();
+      }
+      return {};
+    }
   }
   return "unknown kind of value";  // unreachable: every kind is handled above
 }
@@ -139,23 +146,15 @@ Done Walk(const Json& object, std::vector<std::string>& segments, std::vector<st
   return std::monostate{};
 }
 
-Done ApplyFile(const std::string& path, Draft& draft) {
+// `confine_to`: the project's files must stay inside the project (a link
+// to ~/.ssh/... is not followed); a FIFO or a device is refused, not read.
+Done ApplyFile(const std::string& path, const std::string& confine_to, Draft& draft) {
   if (path.empty()) return std::monostate{};
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd.valid()) {
-    if (errno == ENOENT || errno == ENOTDIR) return std::monostate{};
-    return Err(path + ": cannot read: " + std::strerror(errno));
-  }
-  std::string text;
-  char buffer[8192];
-  for (;;) {
-    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Err(path + ": cannot read: " + std::strerror(errno));
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-    if (text.size() > kMaxFileSize) return Err(path + ": larger than 1 MB");
-  }
+  auto file = ReadBoundedFile(path, {.max_bytes = kMaxFileSize, .confine_to = confine_to});
+  if (!file) return Err(std::move(file).error());
+  if (!file->exists) return std::monostate{};
+  if (file->truncated) return Err(path + ": larger than 1 MB");
+  const std::string& text = file->text;
   auto json = protocol::ParseJson(text);
   if (!json) return Err(path + ": invalid JSON: " + json.error());
   if (!json->is_object()) {
@@ -180,6 +179,15 @@ Result<Json, std::string> FromEnvironment(const Key& key, const std::string& tex
       if (text == "1" || text == "true") return Json(true);
       if (text == "0" || text == "false") return Json(false);
       return Json(text);
+    case ValueKind::kStringList: {  // comma-separated
+      Json list = Json::array();
+      for (std::size_t start = 0; start <= text.size();) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        if (comma > start) list.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+      }
+      return list;
+    }
   }
   return Err(std::string("unknown kind of value"));  // unreachable
 }
@@ -227,8 +235,18 @@ ConfigFiles DefaultConfigFiles() {
 
 Result<Config, std::string> LoadConfig(const ConfigFiles& files, const EnvLookup& env) {
   Draft draft;
-  for (const std::string* path : {&files.system, &files.user, &files.project}) {
-    if (auto applied = ApplyFile(*path, draft); !applied) return Err(std::move(applied).error());
+  for (const std::string* path : {&files.system, &files.user}) {
+    if (auto applied = ApplyFile(*path, "", draft); !applied) {
+      return Err(std::move(applied).error());
+    }
+  }
+  if (!files.project.empty()) {
+    // PROJECT/.ikigai/config.json stays inside PROJECT.
+    const std::string project_root =
+        std::filesystem::path(files.project).parent_path().parent_path().string();
+    if (auto applied = ApplyFile(files.project, project_root, draft); !applied) {
+      return Err(std::move(applied).error());
+    }
   }
   if (auto applied = ApplyEnvironment(env, draft); !applied) {
     return Err(std::move(applied).error());

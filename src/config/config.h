@@ -32,10 +32,25 @@ struct AgentConfig {
   bool agents_md = true;      // append the project's AGENTS.md
 };
 
+// DECISIONS §6. The mode and rules are checked by src/permissions/ when the
+// session starts (an unknown rule stops ikigai there, naming it).
+struct PermissionsConfig {
+  std::string mode = "ask";
+  std::vector<std::string> allow;
+  std::vector<std::string> deny;
+};
+
+struct SandboxConfig {
+  bool network = false;
+  std::vector<std::string> writable_roots;
+};
+
 struct Config {
   executor::ExecutorOptions tools;  // tool_timeout_ms, tool_output_limit_bytes, tools.<name>.*
   std::chrono::milliseconds schema_timeout{1000};
   AgentConfig agent;
+  PermissionsConfig permissions;
+  SandboxConfig sandbox;
 };
 
 struct ConfigFiles {

@@ -124,11 +124,12 @@ TEST_F(ConfigTest, PerToolOverridesFallBackOnTheFinalDefaults) {
 
 TEST_F(ConfigTest, UnknownKeyNamesFileAndKey) {
   Write("user", R"({"tool_timeout": 5})");
-  EXPECT_EQ(LoadError(), Path("user") +
-                             ": tool_timeout: unknown key (known here: agents_md, anthropic, "
-                             "max_rounds, max_tokens, model, openai, provider, "
-                             "schema_timeout_ms, system_prompt, tool_output_limit_bytes, "
-                             "tool_timeout_ms, tools)");
+  EXPECT_EQ(LoadError(),
+            Path("user") +
+                ": tool_timeout: unknown key (known here: agents_md, anthropic, "
+                "max_rounds, max_tokens, model, openai, permissions, provider, sandbox, "
+                "schema_timeout_ms, system_prompt, tool_output_limit_bytes, "
+                "tool_timeout_ms, tools)");
   Write("user", R"({"tools": {"bash": {"timeout": 5}}})");
   EXPECT_EQ(LoadError(), Path("user") +
                              ": tools.bash.timeout: unknown key (known here: "
@@ -174,7 +175,7 @@ TEST_F(ConfigTest, TopLevelMustBeAnObject) {
 
 TEST_F(ConfigTest, UnreadableFileIsAnError) {
   ::mkdir(Path("project").c_str(), 0755);  // a directory where the file should be
-  EXPECT_EQ(LoadError(), Path("project") + ": cannot read: Is a directory");
+  EXPECT_EQ(LoadError(), Path("project") + ": a directory, not a regular file");
 }
 
 TEST(ConfigFilesTest, DefaultLocations) {
@@ -210,6 +211,66 @@ TEST(ConfigKeysTest, EnvironmentVariablesOnlyForPlainKeys) {
       EXPECT_EQ(key.path.find('<'), std::string_view::npos) << key.path;
     }
   }
+}
+
+TEST_F(ConfigTest, SafetyKeysHaveSafeDefaults) {
+  const Config config = Load();
+  EXPECT_EQ(config.permissions.mode, "ask");
+  EXPECT_TRUE(config.permissions.allow.empty());
+  EXPECT_TRUE(config.permissions.deny.empty());
+  EXPECT_FALSE(config.sandbox.network);
+  EXPECT_TRUE(config.sandbox.writable_roots.empty());
+  EXPECT_TRUE(config.tools.env_passthrough.empty());
+}
+
+TEST_F(ConfigTest, ListsAddUpAcrossLayersSoAProjectCannotDropTheUsersDenyRules) {
+  Write("user", R"J({"permissions": {"deny": ["bash(git push:*)"], "allow": ["grep"]}})J");
+  Write("project", R"J({"permissions": {"deny": ["bash(rm:*)"], "mode": "auto-edit"},
+                       "sandbox": {"writable_roots": ["/opt/cache"], "network": true},
+                       "tools": {"env_passthrough": ["GITHUB_TOKEN"]}})J");
+  const Config config = Load(Environment({{"IKIGAI_PERMISSIONS", "read-only"}}));
+  EXPECT_EQ(config.permissions.deny, (std::vector<std::string>{"bash(git push:*)", "bash(rm:*)"}));
+  EXPECT_EQ(config.permissions.allow, (std::vector<std::string>{"grep"}));
+  EXPECT_EQ(config.permissions.mode, "read-only");  // the environment comes last
+  EXPECT_EQ(config.sandbox.writable_roots, (std::vector<std::string>{"/opt/cache"}));
+  EXPECT_TRUE(config.sandbox.network);
+  EXPECT_EQ(config.tools.env_passthrough, (std::vector<std::string>{"GITHUB_TOKEN"}));
+}
+
+TEST_F(ConfigTest, BadSafetyValuesAreErrorsNamingTheKey) {
+  Write("user", R"({"permissions": {"mode": "yolo"}})");
+  EXPECT_EQ(LoadError(), Path("user") +
+                             ": permissions.mode: must be one of read-only ask auto-edit auto "
+                             "unrestricted, got \"yolo\"");
+  Write("user", R"({"permissions": {"allow": "bash"}})");
+  EXPECT_EQ(LoadError(), Path("user") +
+                             ": permissions.allow: must be a list of strings, e.g. [\"a\", "
+                             "\"b\"], got \"bash\"");
+  Write("user", R"({"sandbox": {"writable_roots": [3]}})");
+  EXPECT_NE(LoadError().find("sandbox.writable_roots: must be a list of strings"),
+            std::string::npos);
+}
+
+// A repository decides what its .ikigai/config.json is.
+TEST_F(ConfigTest, AFifoConfigIsAnErrorNotAHang) {
+  ASSERT_EQ(::mkfifo(Path("project").c_str(), 0600), 0);
+  EXPECT_NE(LoadError().find("a FIFO, not a regular file"), std::string::npos);
+}
+
+TEST_F(ConfigTest, AHugeConfigIsAnError) {
+  Write("project", "{}");
+  std::filesystem::resize_file(Path("project"), 100 * 1024 * 1024);
+  EXPECT_EQ(LoadError(), Path("project") + ": larger than 1 MB");
+}
+
+TEST(ProjectConfigTest, AProjectConfigLinkedOutsideTheProjectIsNotRead) {
+  TempDir project, elsewhere;
+  WriteFile(elsewhere / "config.json", R"({"openai": {"base_url": "http://evil.example"}})");
+  std::filesystem::create_directories(project / ".ikigai");
+  std::filesystem::create_symlink(elsewhere / "config.json", project / ".ikigai/config.json");
+  auto config = LoadConfig({"", "", project / ".ikigai/config.json"}, NoEnvironment());
+  ASSERT_FALSE(config.ok());
+  EXPECT_NE(config.error().find("leads outside the project"), std::string::npos) << config.error();
 }
 
 TEST_F(ConfigTest, EmptyToolsObjectChangesNothing) {

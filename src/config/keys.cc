@@ -12,6 +12,10 @@ constexpr std::int64_t kMaxTimeoutMs = 24 * 60 * 60 * 1000;  // a day
 constexpr std::int64_t kMaxOutputLimit = 16 * 1024 * 1024;   // 16 MB
 constexpr std::int64_t kMaxSchemaTimeoutMs = 60 * 1000;
 
+void Append(std::vector<std::string>& list, const Json& value) {
+  for (const Json& item : value) list.push_back(item.get<std::string>());
+}
+
 std::chrono::milliseconds Ms(const Json& value) {
   return std::chrono::milliseconds(value.get<std::int64_t>());
 }
@@ -129,6 +133,52 @@ const Key kKeys[] = {
      .description = "Append the project's AGENTS.md (in the working directory) to the system "
                     "prompt.",
      .apply = [](Draft& d, const Names&, const Json& v) { d.config.agent.agents_md = v; }},
+    {.path = "permissions.mode",
+     .kind = ValueKind::kString,
+     .choices = "read-only ask auto-edit auto unrestricted",
+     .env = "IKIGAI_PERMISSIONS",
+     .default_value = "ask",
+     .description = "What runs without asking (docs/security.md): `read-only`, `ask`, "
+                    "`auto-edit`, `auto` or `unrestricted` (no sandbox). `--permissions` and "
+                    "`/permissions` override it.",
+     .apply = [](Draft& d, const Names&, const Json& v) { d.config.permissions.mode = v; }},
+    {.path = "permissions.allow",
+     .kind = ValueKind::kStringList,
+     .env = "",
+     .default_value = "[]",
+     .description = "Rules for calls that run without asking: `TOOL`, `bash(PREFIX:*)`, "
+                    "`bash(COMMAND)`, `file_edit(GLOB)`, `web_fetch(domain:HOST)`. Not in "
+                    "`read-only` mode.",
+     .apply = [](Draft& d, const Names&, const Json& v) { Append(d.config.permissions.allow, v); }},
+    {.path = "permissions.deny",
+     .kind = ValueKind::kStringList,
+     .env = "",
+     .default_value = "[]",
+     .description = "Rules for calls that never run, in every mode (deny beats allow).",
+     .apply = [](Draft& d, const Names&, const Json& v) { Append(d.config.permissions.deny, v); }},
+    {.path = "sandbox.network",
+     .kind = ValueKind::kBoolean,
+     .env = "",
+     .default_value = "false",
+     .description = "Give every tool process the network (otherwise only tools whose schema "
+                    "says `openWorldHint: true`).",
+     .apply = [](Draft& d, const Names&, const Json& v) { d.config.sandbox.network = v; }},
+    {.path = "sandbox.writable_roots",
+     .kind = ValueKind::kStringList,
+     .env = "",
+     .default_value = "[]",
+     .description = "Directories tools may write besides the workspace and the temporary "
+                    "directories (absolute, or `~/...`).",
+     .apply = [](Draft& d, const Names&,
+                 const Json& v) { Append(d.config.sandbox.writable_roots, v); }},
+    {.path = "tools.env_passthrough",
+     .kind = ValueKind::kStringList,
+     .env = "",
+     .default_value = "[]",
+     .description = "Secret-looking environment variables (`*_API_KEY`, `*_TOKEN`, `*SECRET*`, "
+                    "`*PASSWORD*`, ...) that tool processes may see anyway.",
+     .apply = [](Draft& d, const Names&,
+                 const Json& v) { Append(d.config.tools.env_passthrough, v); }},
 };
 
 }  // namespace

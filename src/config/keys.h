@@ -34,7 +34,9 @@ struct Draft {
   std::map<std::string, ToolOverrides, std::less<>> tools;
 };
 
-enum class ValueKind { kPositiveInteger, kString, kBoolean };
+// kStringList: a JSON array of strings; each layer adds to what the earlier
+// ones gave (a project cannot drop the user's deny rules).
+enum class ValueKind { kPositiveInteger, kString, kBoolean, kStringList };
 
 struct Key {
   std::string_view path;  // "tool_timeout_ms", "tools.<tool>.timeout_ms"

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "discovery/scan.h"
+#include "spawning/environment.h"
 #include "spawning/run_many.h"
 
 namespace ikigai::discovery {
@@ -138,7 +139,8 @@ registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& opt
 
   std::vector<spawning::Job> jobs;
   jobs.reserve(winners.size());
-  const std::vector<std::string> env = spawning::EnvironmentWith({});
+  // --schema never needs credentials (DECISIONS §2): no secret at all.
+  const std::vector<std::string> env = spawning::ToolEnvironment({}, {});
   for (const auto& [name, winner] : winners) {
     spawning::Job job;
     job.spawn.path = winner.candidate.path;

@@ -12,6 +12,7 @@
 #include "base/utf8.h"
 #include "protocol/parse_json.h"
 #include "protocol/wrapper.h"
+#include "spawning/environment.h"
 #include "spawning/run_many.h"
 
 namespace ikigai::executor {
@@ -190,11 +191,11 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     const auto ms = limits.timeout.count();
     auto env = env_by_timeout.find(ms);
     if (env == env_by_timeout.end()) {
-      env =
-          env_by_timeout
-              .emplace(ms,
-                       spawning::EnvironmentWith({{"IKIGAI_TOOL_DEADLINE_MS", std::to_string(ms)}}))
-              .first;
+      env = env_by_timeout
+                .emplace(
+                    ms, spawning::ToolEnvironment({{"IKIGAI_TOOL_DEADLINE_MS", std::to_string(ms)}},
+                                                  options_.env_passthrough))
+                .first;
     }
     spawning::Job job;
     job.spawn.path = tool->path;

@@ -32,6 +32,8 @@ struct Limits {
 struct ExecutorOptions {
   Limits defaults;
   std::map<std::string, Limits, std::less<>> per_tool;  // by tool name
+  // Secret-looking variables tools may see anyway (spawning/environment.h).
+  std::vector<std::string> env_passthrough;
 };
 
 struct Call {

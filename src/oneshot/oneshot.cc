@@ -70,8 +70,11 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   registry.Set(host.registry);
   const executor::Executor executor(host.config.tools);
   const agent::PermissionPolicy permissions;
-  agent::Agent agent(*provider, registry, executor, session::AgentOptionsFor(agent_config, model),
-                     permissions, log.get());
+  const agent::ComposedPrompt system_prompt = session::SystemPromptFor(agent_config);
+  if (!system_prompt.problem.empty()) err << "ikigai: warning: " << system_prompt.problem << "\n";
+  agent::Agent agent(*provider, registry, executor,
+                     session::AgentOptionsFor(agent_config, model, system_prompt.text), permissions,
+                     log.get());
   agent.SetMessages(std::move(history));
 
   agent::AgentObserver observer;

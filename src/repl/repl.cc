@@ -267,9 +267,12 @@ void Repl::Send(const std::string& message) {
         display_.Warning("Warning: the session will not be saved: " + created.error());
       }
     }
-    agent_ = std::make_unique<agent::Agent>(*provider_, registry_, executor_,
-                                            session::AgentOptionsFor(host_.config.agent, model_),
-                                            permissions_, log_.get());
+    const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host_.config.agent);
+    if (!system_prompt.problem.empty()) display_.Warning("Warning: " + system_prompt.problem);
+    agent_ = std::make_unique<agent::Agent>(
+        *provider_, registry_, executor_,
+        session::AgentOptionsFor(host_.config.agent, model_, system_prompt.text), permissions_,
+        log_.get());
     agent_->SetMessages(std::move(resumed_));
     resumed_.clear();
   }

@@ -33,16 +33,18 @@ std::string ModelFor(const config::AgentConfig& agent, const AgentFlags& flags,
   return provider == "openai" ? "gpt-4.1" : "claude-sonnet-4-5";
 }
 
-std::string SystemPromptFor(const config::AgentConfig& agent) {
+agent::ComposedPrompt SystemPromptFor(const config::AgentConfig& agent) {
   const std::string base =
       agent.system_prompt.empty() ? agent::DefaultSystemPrompt() : agent.system_prompt;
-  if (!agent.agents_md) return base;
+  if (!agent.agents_md) return {base, ""};
   char cwd[4096];
-  return ::getcwd(cwd, sizeof cwd) != nullptr ? agent::ComposeSystemPrompt(base, cwd) : base;
+  if (::getcwd(cwd, sizeof cwd) == nullptr) return {base, ""};
+  return agent::ComposeSystemPrompt(base, cwd);
 }
 
-agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model) {
-  return {model, SystemPromptFor(agent), agent.max_rounds, agent.max_tokens};
+agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model,
+                                    std::string system_prompt) {
+  return {model, std::move(system_prompt), agent.max_rounds, agent.max_tokens};
 }
 
 std::string MissingKeyMessage(const std::string& provider) {

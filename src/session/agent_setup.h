@@ -8,6 +8,7 @@
 
 #include "agent/agent.h"
 #include "agent/session_log.h"
+#include "agent/system_prompt.h"
 #include "config/config.h"
 #include "providers/provider.h"
 
@@ -27,11 +28,13 @@ Result<providers::ProviderSettings, std::string> ProviderSettingsFor(
 std::string ModelFor(const config::AgentConfig& agent, const AgentFlags& flags,
                      const std::string& provider);
 
-// The system prompt: configured or default, plus ./AGENTS.md if enabled.
-std::string SystemPromptFor(const config::AgentConfig& agent);
+// The system prompt: configured or default, plus ./AGENTS.md if enabled
+// (`problem` says why AGENTS.md was left out or cut: show it once).
+agent::ComposedPrompt SystemPromptFor(const config::AgentConfig& agent);
 
 // The agent's options: this model, the system prompt, the configured limits.
-agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model);
+agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model,
+                                    std::string system_prompt);
 
 // What to do when the provider has no key (one-shot mode and the REPL say
 // the same): which variable to set, or the configuration file.

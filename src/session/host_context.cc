@@ -7,11 +7,17 @@
 
 namespace ikigai::session {
 
-Result<HostContext, std::string> LoadHostConfig() {
-  auto config = config::LoadConfig(config::DefaultConfigFiles());
+Result<HostContext, std::string> LoadHostConfig(const TrustState& trust) {
+  config::ConfigFiles files = config::DefaultConfigFiles();
+  discovery::Directories directories = discovery::DefaultDirectories();
+  if (!trust.trusted) {
+    files.project.clear();
+    directories.project.clear();
+  }
+  auto config = config::LoadConfig(files);
   if (!config) return Err(std::move(config.error()));
-  return HostContext{std::move(*config), discovery::DefaultDirectories(),
-                     std::make_shared<const registry::Registry>()};
+  return HostContext{std::move(*config), std::move(directories),
+                     std::make_shared<const registry::Registry>(), trust};
 }
 
 discovery::DiscoveryOptions DiscoveryOptionsFor(const config::Config& config) {
@@ -20,8 +26,8 @@ discovery::DiscoveryOptions DiscoveryOptionsFor(const config::Config& config) {
   return options;
 }
 
-Result<HostContext, std::string> LoadHostContext() {
-  auto context = LoadHostConfig();
+Result<HostContext, std::string> LoadHostContext(const TrustState& trust) {
+  auto context = LoadHostConfig(trust);
   if (!context) return context;
   context->registry = std::make_shared<const registry::Registry>(
       discovery::Discover(context->directories, DiscoveryOptionsFor(context->config)));

@@ -8,6 +8,7 @@
 #include "config/config.h"
 #include "discovery/discovery.h"
 #include "registry/registry.h"
+#include "session/trust.h"
 
 namespace ikigai::session {
 
@@ -15,15 +16,16 @@ struct HostContext {
   config::Config config;
   discovery::Directories directories;
   std::shared_ptr<const registry::Registry> registry;
+  TrustState trust;
 };
 
 // Loads the configuration (errors name the file and key) and discovers the
-// tools.
-Result<HostContext, std::string> LoadHostContext();
+// tools. Untrusted, the project's config and tools are left out.
+Result<HostContext, std::string> LoadHostContext(const TrustState& trust);
 
 // The configuration and the directories only, with an empty registry: for
 // the REPL, which discovers the tools in the background.
-Result<HostContext, std::string> LoadHostConfig();
+Result<HostContext, std::string> LoadHostConfig(const TrustState& trust);
 
 // How discovery is configured (the schema timeout).
 discovery::DiscoveryOptions DiscoveryOptionsFor(const config::Config& config);

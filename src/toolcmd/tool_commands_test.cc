@@ -174,5 +174,111 @@ TEST(IkigaiBinary, BadConfigIsReportedWithFileAndKey) {
   EXPECT_NE(run.err.find("tool_timeout_ms"), std::string::npos) << run.err;
 }
 
+// Trust (DECISIONS §6): a cloned repository's tool must not run, not even
+// its --schema, until the folder is trusted. The tool leaves a mark outside
+// the project whenever it runs at all.
+class TrustBinary : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::mkdir(project_.c_str(), 0755);
+    ::mkdir((project_ + "/.ikigai").c_str(), 0755);
+    WriteTool(project_ + "/.ikigai/tools", "planted",
+              "echo ran >> '" + mark_ + "'\n" + SchemaScript("planted"));
+  }
+  testing::ToolRun Run(const std::vector<std::string>& args) const {
+    return testing::RunExecutable(
+        kIkigai, "", {.argv_extra = args, .env = {{"HOME", home_.path()}}, .cwd = project_});
+  }
+  bool Marked() const { return ::access(mark_.c_str(), F_OK) == 0; }
+
+  TempDir home_, outside_;
+  const std::string project_ = home_ / "repo";
+  const std::string mark_ = outside_ / "mark";
+};
+
+TEST_F(TrustBinary, AnUntrustedProjectToolNeverRunsAndOneLineSaysHowToTrust) {
+  auto list = Run({"tool", "list"});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_FALSE(Marked()) << "the project tool's --schema ran in an untrusted folder";
+  EXPECT_EQ(list.out.find("planted"), std::string::npos) << list.out;
+  EXPECT_EQ(list.err,
+            "ikigai: skipped ./.ikigai/ (1 tool): this folder is not trusted, so none of it runs. "
+            "Trust it with `ikigai trust`, or for one run with --trust.\n");
+  auto call = Run({"tool", "call", "planted", "{}"});
+  EXPECT_EQ(call.exit_code, 1);
+  EXPECT_FALSE(Marked());
+}
+
+TEST_F(TrustBinary, TrustForOneRunThenRecordedThenTakenBack) {
+  auto once = Run({"--trust", "tool", "list"});
+  EXPECT_NE(once.out.find("  planted (.ikigai/tools/planted-tool)"), std::string::npos) << once.out;
+  EXPECT_TRUE(Marked());
+  ::unlink(mark_.c_str());
+  EXPECT_EQ(Run({"tool", "list"}).out.find("planted"), std::string::npos) << "only one run";
+  EXPECT_FALSE(Marked());
+
+  auto trust = Run({"trust"});
+  EXPECT_EQ(trust.exit_code, 0) << trust.err;
+  EXPECT_NE(trust.out.find("Trusted "), std::string::npos) << trust.out;
+  auto call = Run({"tool", "call", "planted", "{}"});
+  EXPECT_EQ(call.exit_code, 0) << call.out << call.err;
+  EXPECT_TRUE(Marked());
+  EXPECT_EQ(call.err, "");
+  // Kept under ~/.ikigai, never in the repository.
+  EXPECT_NE(testing::ReadFile(home_ / ".ikigai/projects.json").find("\"trusted\": true"),
+            std::string::npos);
+  EXPECT_EQ(testing::ListDir(project_ + "/.ikigai"), std::vector<std::string>{"tools"});
+
+  ::unlink(mark_.c_str());
+  EXPECT_EQ(Run({"untrust", project_}).exit_code, 0);
+  EXPECT_EQ(Run({"tool", "list"}).out.find("planted"), std::string::npos);
+  EXPECT_FALSE(Marked());
+}
+
+TEST_F(TrustBinary, AnUntrustedProjectConfigIsNotApplied) {
+  WriteFile(project_ + "/.ikigai/config.json", "{\"tool_timeout_ms\": \"soon\"}");
+  auto untrusted = Run({"tool", "list"});
+  EXPECT_EQ(untrusted.exit_code, 0) << "the bad config was not even read: " << untrusted.err;
+  EXPECT_NE(untrusted.err.find("(1 tool, a config file)"), std::string::npos) << untrusted.err;
+  auto trusted = Run({"--trust", "tool", "list"});
+  EXPECT_EQ(trusted.exit_code, 2);
+  EXPECT_NE(trusted.err.find("tool_timeout_ms"), std::string::npos) << trusted.err;
+}
+
+// Secrets stay with the host: a tool's environment has no key unless
+// tools.env_passthrough names it.
+TEST(IkigaiBinary, ToolsNeverSeeTheHostsSecrets) {
+  TempDir home;
+  ::mkdir((home / ".ikigai").c_str(), 0755);
+  WriteTool(home / ".ikigai/tools", "printenv",
+            "[ \"$1\" = --schema ] && { echo '{\"name\": \"printenv\", \"description\": \"d\", "
+            "\"parameters\": {\"type\": \"object\", \"properties\": {}}}'; exit 0; }\ncat "
+            ">/dev/null; printf '{\"env\": \"%s\"}' \"$(env | tr '\\n\"' ' _')\"\n");
+  const std::vector<std::pair<std::string, std::string>> env = {
+      {"HOME", home.path()},
+      {"ANTHROPIC_API_KEY", "sk-ant-secret-1"},
+      {"OPENAI_API_KEY", "sk-secret-2"},
+      {"GITHUB_TOKEN", "ghp-secret-3"},
+      {"DB_PASSWORD", "hunter2"},
+      {"IKIGAI_VISIBLE", "plain-value"}};
+  const auto run = [&](const std::string& tool, const std::string& args) {
+    return testing::RunExecutable(
+        kIkigai, "", {.argv_extra = {"tool", "call", tool, args}, .env = env, .cwd = home.path()});
+  };
+  for (const auto& [tool, args] : std::vector<std::pair<std::string, std::string>>{
+           {"bash", "{\"command\": \"env\"}"}, {"printenv", "{}"}}) {
+    auto result = run(tool, args);
+    EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+    EXPECT_NE(result.out.find("plain-value"), std::string::npos) << tool << result.out;
+    for (const char* secret : {"sk-ant-secret-1", "sk-secret-2", "ghp-secret-3", "hunter2"}) {
+      EXPECT_EQ(result.out.find(secret), std::string::npos) << tool << " shows " << secret;
+    }
+  }
+  WriteFile(home / ".ikigai/config.json", R"({"tools": {"env_passthrough": ["GITHUB_TOKEN"]}})");
+  auto passed = run("bash", "{\"command\": \"env\"}");
+  EXPECT_NE(passed.out.find("GITHUB_TOKEN=ghp-secret-3"), std::string::npos) << passed.out;
+  EXPECT_EQ(passed.out.find("sk-ant-secret-1"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ikigai::toolcmd

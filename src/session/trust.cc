@@ -1,0 +1,95 @@
+#include "session/trust.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "discovery/discovery.h"
+
+namespace ikigai::session {
+
+std::string ProjectContents::Describe() const {
+  std::string text;
+  const auto add = [&text](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
+  if (tools > 0) add(std::to_string(tools) + (tools == 1 ? " tool" : " tools"));
+  if (config) add("a config file");
+  if (other_files) add("other files");
+  return text;
+}
+
+ProjectContents InspectProject(const std::string& dir) {
+  ProjectContents contents;
+  const std::filesystem::path ikigai = std::filesystem::path(dir) / ".ikigai";
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(ikigai, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name == "tools") {
+      std::error_code tools_error;
+      for (const auto& tool : std::filesystem::directory_iterator(entry.path(), tools_error)) {
+        if (!discovery::ToolNameFromFile(tool.path().filename().string()).empty()) {
+          ++contents.tools;
+        }
+      }
+    } else if (name == "config.json") {
+      contents.config = true;
+    } else {
+      contents.other_files = true;
+    }
+  }
+  return contents;
+}
+
+TrustState DecideTrust(const std::string& dir, bool trust_once, const ProjectStore& store) {
+  TrustState state;
+  state.dir = dir;
+  // Started in $HOME, ./.ikigai is ~/.ikigai: the user's own, nothing to trust.
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0' || ProjectKey(dir) != ProjectKey(home)) {
+    state.contents = InspectProject(dir);
+  }
+  auto recorded = store.Trusted(dir);
+  if (recorded) {
+    state.recorded = *recorded;
+  } else {
+    state.store_problem = recorded.error();
+  }
+  state.trusted = trust_once || state.recorded.value_or(false);
+  return state;
+}
+
+std::string SkippedMessage(const TrustState& state) {
+  return "ikigai: skipped ./.ikigai/ (" + state.contents.Describe() +
+         "): this folder is not trusted, so none of it runs. Trust it with `ikigai trust`, or "
+         "for one run with --trust." +
+         (state.store_problem.empty() ? "" : " (" + state.store_problem + ")");
+}
+
+std::string TrustQuestion(const TrustState& state) {
+  return "This folder (" + state.dir +
+         ") has a .ikigai/ written by whoever wrote it. It contains: " + state.contents.Describe() +
+         ". Trusted, its tools run and its config applies; untrusted, ikigai skips it. Trust this "
+         "folder? [y/N] ";
+}
+
+int RecordTrust(const std::string& dir, bool trusted, const ProjectStore& store, std::ostream& out,
+                std::ostream& err) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(dir, error)) {
+    err << "ikigai: " << dir << ": not a directory\n";
+    return 1;
+  }
+  const std::string key = ProjectKey(dir);
+  if (auto saved = store.SetTrusted(key, trusted); !saved) {
+    err << "ikigai: " << saved.error() << "\n";
+    return 1;
+  }
+  const ProjectContents contents = InspectProject(key);
+  const std::string what = contents.empty() ? "" : " (" + contents.Describe() + ")";
+  if (trusted) {
+    out << "Trusted " << key << ": its .ikigai/" << what << " will load.\n";
+  } else {
+    out << "Untrusted " << key << ": its .ikigai/" << what << " will be skipped.\n";
+  }
+  return 0;
+}
+
+}  // namespace ikigai::session
