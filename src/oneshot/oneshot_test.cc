@@ -18,6 +18,7 @@
 #include "providers/testing/aimock_server.h"
 #include "providers/testing/loopback_server.h"
 #include "session/call_summary.h"
+#include "session/project_store.h"
 #include "testing/tool_runner.h"
 
 namespace ikigai::oneshot {
@@ -88,6 +89,8 @@ class OneShotTest : public ::testing::TestWithParam<std::string> {
     ASSERT_TRUE(server) << server.error();
     aimock_ = *server;
     ::mkdir(project().c_str(), 0755);
+    // The project's own .ikigai/ (tools, config) loads only when trusted.
+    ASSERT_TRUE(session::ProjectStore(home_ / ".ikigai/projects.json").SetTrusted(project(), true));
   }
 
   bool openai() const { return GetParam() == "openai"; }
@@ -633,7 +636,9 @@ TEST(OneShotConfigTest, MistakesExitTwoNamingTheFileAndTheKey) {
                    {"ANTHROPIC_BASE_URL", ""}, {"IKIGAI_PROVIDER", ""},
                    {"IKIGAI_MODEL", ""},       {"IKIGAI_TOOL_TIMEOUT_MS", ""}};
   auto run = [&](const std::vector<std::string>& args) {
-    return testing::RunExecutable(kIkigai, "", {.argv_extra = args, .env = env, .cwd = project});
+    std::vector<std::string> trusted = {"--trust"};
+    trusted.insert(trusted.end(), args.begin(), args.end());
+    return testing::RunExecutable(kIkigai, "", {.argv_extra = trusted, .env = env, .cwd = project});
   };
 
   WriteFile(project + "/.ikigai/config.json", R"({"max_rounds": 0})");

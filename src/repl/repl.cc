@@ -212,6 +212,15 @@ bool Repl::RunCommand(const Command& command, const std::string& argument) {
 
 void Repl::Refresh() {
   EnsureDiscovered(-1);  // the first scan's report comes first
+  // The folder may have been trusted (or untrusted) since the start, or
+  // gained a .ikigai/: decide again, as at the start.
+  host_.trust = session::DecideTrust(host_.trust.dir, host_.trust.trust_once,
+                                     session::ProjectStore(session::ProjectStore::DefaultPath()));
+  host_.directories.project =
+      host_.trust.trusted ? discovery::DefaultDirectories().project : std::string();
+  if (!host_.trust.trusted && !host_.trust.contents.empty()) {
+    display_.Warning(session::SkippedMessage(host_.trust));
+  }
   display_.Spin("discovering tools");
   auto registry = std::make_shared<const registry::Registry>(
       discovery::Discover(host_.directories, session::DiscoveryOptionsFor(host_.config)));

@@ -13,6 +13,7 @@
 
 #include "providers/testing/aimock_server.h"
 #include "repl/testing/pty_session.h"
+#include "session/project_store.h"
 #include "testing/tool_runner.h"
 
 namespace ikigai::repl {
@@ -92,7 +93,14 @@ class ReplTest : public ::testing::Test {
     return journal->back()["body"];
   }
 
+  // The project's .ikigai/ loads only in a trusted folder: trust it as
+  // `ikigai trust` would.
+  void TrustProject() const {
+    ASSERT_TRUE(session::ProjectStore(home() + "/.ikigai/projects.json").SetTrusted(project(), true));
+  }
+
   void WriteProjectTool(const std::string& name, const std::string& body) const {
+    TrustProject();
     ::mkdir((project() + "/.ikigai").c_str(), 0755);
     ::mkdir((project() + "/.ikigai/tools").c_str(), 0755);
     WriteFile(project() + "/.ikigai/tools/" + name + "-tool", "#!/bin/sh\n" + body, 0755);

@@ -52,6 +52,7 @@ TrustState DecideTrust(const std::string& dir, bool trust_once, const ProjectSto
   } else {
     state.store_problem = recorded.error();
   }
+  state.trust_once = trust_once;
   state.trusted = trust_once || state.recorded.value_or(false);
   return state;
 }

@@ -6,10 +6,13 @@
 #include <span>
 #include <vector>
 
-#include "shell_words.h"
+#include "base/shell_words.h"
 
 namespace ikigai::bash_tool {
 namespace {
+
+using shell::SimpleCommand;
+using shell::SplitCommands;
 
 using Words = std::span<const std::string>;
 

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include "shell_words.h"
+#include "base/shell_words.h"
 
 namespace ikigai::bash_tool {
 namespace {
+
+using shell::SplitCommands;
 
 std::string ReasonFor(std::string_view command) {
   auto blocked = CheckCommand(command, "/home/ann");

@@ -1,9 +1,9 @@
-#include "shell_words.h"
+#include "base/shell_words.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace ikigai::bash_tool {
+namespace ikigai::shell {
 namespace {
 
 enum class Pending { kWord, kOutputFile, kInputFile, kHereDocDelimiter, kStrippedHereDocDelimiter };
@@ -204,4 +204,25 @@ std::vector<SimpleCommand> SplitCommands(std::string_view command_line) {
   return Splitter(command_line).Run();
 }
 
-}  // namespace ikigai::bash_tool
+bool HasSubstitution(std::string_view s) {
+  bool single = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (single) {
+      single = c != '\'';
+      continue;
+    }
+    if (c == '\\') {
+      ++i;
+    } else if (c == '\'') {
+      single = true;
+    } else if (c == '`') {
+      return true;
+    } else if ((c == '$' || c == '<' || c == '>') && i + 1 < s.size() && s[i + 1] == '(') {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace ikigai::shell

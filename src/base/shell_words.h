@@ -1,5 +1,7 @@
 // Splitting a shell command line into simple commands, well enough for the
-// blocklist to look at each command's name, arguments and output files.
+// bash tool's blocklist and the host's read-only detection (permissions) to
+// look at each command's name, arguments and output files. One copy, in
+// base, for both.
 //
 // Not a shell parser. It knows quotes ('...', "...", backslash), the
 // operators between commands (; & | && || newline, ( ) and the command
@@ -13,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ikigai::bash_tool {
+namespace ikigai::shell {
 
 struct SimpleCommand {
   std::vector<std::string> words;
@@ -23,4 +25,8 @@ struct SimpleCommand {
 // Commands without words or output files are left out.
 std::vector<SimpleCommand> SplitCommands(std::string_view command_line);
 
-}  // namespace ikigai::bash_tool
+// Whether the line has a command substitution ($(...), `...`) or a process
+// substitution (<(...), >(...)) outside single quotes.
+bool HasSubstitution(std::string_view command_line);
+
+}  // namespace ikigai::shell
