@@ -12,7 +12,7 @@ using providers::ToolResult;
 
 Agent::Agent(providers::Provider& provider, const registry::RegistryHolder& registry,
              const executor::Executor& executor, AgentOptions options,
-             const PermissionPolicy& permissions, SessionLog* log)
+             PermissionPolicy& permissions, SessionLog* log)
     : provider_(provider),
       registry_(registry),
       executor_(executor),
@@ -35,9 +35,16 @@ std::vector<ToolResult> Agent::RunTools(const std::vector<ToolCall>& calls,
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const ToolCall& call = calls[i];
     if (observer.on_tool_start) observer.on_tool_start(call);
+    if (cancel.requested()) {
+      wrapped[i] =
+          protocol::WrapFailure("CANCELLED", "The user stopped the turn; this call did not run.");
+      continue;
+    }
     const Permission permission = permissions_.Decide(call, registry->Find(call.name));
+    if (permission.stop_turn) cancel.Request();
     if (!permission.allowed) {
-      wrapped[i] = protocol::WrapFailure("PERMISSION_DENIED", permission.reason);
+      wrapped[i] = protocol::WrapFailure(permission.stop_turn ? "CANCELLED" : "PERMISSION_DENIED",
+                                         permission.reason);
       continue;
     }
     // Models send "" for a call without arguments.
@@ -54,7 +61,12 @@ std::vector<ToolResult> Agent::RunTools(const std::vector<ToolCall>& calls,
     runnable_index.push_back(i);
   }
   std::vector<std::chrono::microseconds> elapsed(calls.size(), std::chrono::microseconds(0));
-  if (!runnable.empty()) {
+  if (cancel.requested()) {  // stopped while asking: nothing runs
+    for (std::size_t index : runnable_index) {
+      wrapped[index] =
+          protocol::WrapFailure("CANCELLED", "The user stopped the turn; this call did not run.");
+    }
+  } else if (!runnable.empty()) {
     auto results = executor_.Run(*registry, runnable, cancel.fd());
     for (std::size_t k = 0; k < results.size(); ++k) {
       wrapped[runnable_index[k]] = std::move(results[k].wrapped);

@@ -62,8 +62,8 @@ struct PromptOutcome {
 class Agent {
  public:
   Agent(providers::Provider& provider, const registry::RegistryHolder& registry,
-        const executor::Executor& executor, AgentOptions options,
-        const PermissionPolicy& permissions, SessionLog* log);
+        const executor::Executor& executor, AgentOptions options, PermissionPolicy& permissions,
+        SessionLog* log);
 
   // Errors are the provider's (auth, network, ...); the user's message stays
   // in the conversation either way.
@@ -87,7 +87,7 @@ class Agent {
   const registry::RegistryHolder& registry_;
   const executor::Executor& executor_;
   AgentOptions options_;
-  const PermissionPolicy& permissions_;
+  PermissionPolicy& permissions_;
   SessionLog* log_;
   std::vector<providers::Message> messages_;
 };

@@ -427,7 +427,7 @@ TEST_F(AgentTest, ANewRegistrySnapshotIsSeenByTheNextRound) {
 
 class DenyBash final : public PermissionPolicy {
  public:
-  Permission Decide(const ToolCall& call, const registry::Tool* tool) const override {
+  Permission Decide(const ToolCall& call, const registry::Tool* tool) override {
     if (tool != nullptr && call.name == "bash") return {false, "bash is not allowed here."};
     return {true, ""};
   }
@@ -438,7 +438,7 @@ TEST_F(AgentTest, EveryCallPassesThePermissionPolicy) {
   const std::string marker = dir / "ran";
   provider_.Answer(Calls({Bash("call_denied", "touch " + marker)}));
   provider_.Answer(Text("Denied."));
-  const DenyBash deny;
+  DenyBash deny;
   Agent agent(provider_, registry_, executor_, {"m", "s", 5, 100}, deny, nullptr);
   auto outcome = agent.Prompt("touch it", Observer(), cancel_);
   ASSERT_TRUE(outcome) << outcome.error().message;

@@ -2,7 +2,7 @@
 
 namespace ikigai::agent {
 
-Permission PermissionPolicy::Decide(const providers::ToolCall&, const registry::Tool*) const {
+Permission PermissionPolicy::Decide(const providers::ToolCall&, const registry::Tool*) {
   return {true, ""};
 }
 

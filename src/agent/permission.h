@@ -1,9 +1,10 @@
 // The one place that decides whether a tool call may run.
 //
 // Every call the model makes passes through Decide before the executor sees
-// it. Today everything is allowed; approval prompts and policies
-// (DECISIONS §6) will be decided here, using the tool's annotations
-// (readOnlyHint, destructiveHint).
+// it, one after another (so a front end can ask about each in turn); the
+// allowed ones then run together. The base class allows everything;
+// session/approval.h decides by mode and rules (DECISIONS §6) and asks the
+// user where one can answer.
 #pragma once
 
 #include <string>
@@ -15,7 +16,8 @@ namespace ikigai::agent {
 
 struct Permission {
   bool allowed = true;
-  std::string reason;  // why not, for the model
+  std::string reason;      // why not, for the model
+  bool stop_turn = false;  // the user stopped the turn (Ctrl+C at a question)
 };
 
 class PermissionPolicy {
@@ -23,7 +25,7 @@ class PermissionPolicy {
   virtual ~PermissionPolicy() = default;
   // `tool` is null when the registry has no such tool (the executor then
   // answers TOOL_NOT_FOUND).
-  virtual Permission Decide(const providers::ToolCall& call, const registry::Tool* tool) const;
+  virtual Permission Decide(const providers::ToolCall& call, const registry::Tool* tool);
 };
 
 }  // namespace ikigai::agent

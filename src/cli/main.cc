@@ -50,6 +50,11 @@ int Run(int argc, char** argv) {
   CLI::Option* resume_option =
       app.add_option("--resume", resume_id, "Continue the last session, or session ID")
           ->expected(0, 1);
+  std::string permissions_mode;
+  app.add_option("--permissions", permissions_mode,
+                 "What runs without asking: read-only, ask (default), auto-edit, auto, "
+                 "unrestricted (no sandbox); see docs/security.md")
+      ->check(CLI::IsMember({"read-only", "ask", "auto-edit", "auto", "unrestricted"}));
   bool trust_once = false;
   app.add_flag("--trust", trust_once,
                "Trust this folder's .ikigai/ (tools, config) for this run only");
@@ -119,7 +124,7 @@ int Run(int argc, char** argv) {
       std::cerr << "ikigai: " << host.error() << "\n";
       return 2;
     }
-    repl::ReplOptions options{{provider, model}, std::nullopt, IKIGAI_VERSION};
+    repl::ReplOptions options{{provider, model}, std::nullopt, IKIGAI_VERSION, permissions_mode};
     if (*resume_option) options.resume = resume_id;
     return repl::RunRepl(std::move(*host), options);
   }
@@ -137,7 +142,8 @@ int Run(int argc, char** argv) {
       std::cerr << "ikigai: the prompt is empty. Give it as ikigai -p \"...\" or on stdin.\n";
       return 2;
     }
-    oneshot::OneShotOptions options{prompt, output == "json", {provider, model}, std::nullopt};
+    oneshot::OneShotOptions options{
+        prompt, output == "json", {provider, model}, std::nullopt, permissions_mode};
     if (*resume_option) options.resume = resume_id;
     return oneshot::RunOneShot(*host, options, std::cout, std::cerr);
   }

@@ -8,6 +8,7 @@
 
 #include "agent/session_log.h"
 #include "executor/executor.h"
+#include "session/approval.h"
 #include "session/call_summary.h"
 
 namespace ikigai::oneshot {
@@ -69,12 +70,17 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   registry::RegistryHolder registry;
   registry.Set(host.registry);
   const executor::Executor executor(host.config.tools);
-  const agent::PermissionPolicy permissions;
+  // Nobody can answer a question here: "ask" means refused (PERMISSION_DENIED).
+  auto permissions = session::MakeApprovalPolicy(host.config, options.permissions, nullptr);
+  if (!permissions) {
+    err << "ikigai: " << permissions.error() << "\n";
+    return 2;
+  }
   const agent::ComposedPrompt system_prompt = session::SystemPromptFor(agent_config);
   if (!system_prompt.problem.empty()) err << "ikigai: warning: " << system_prompt.problem << "\n";
   agent::Agent agent(*provider, registry, executor,
-                     session::AgentOptionsFor(agent_config, model, system_prompt.text), permissions,
-                     log.get());
+                     session::AgentOptionsFor(agent_config, model, system_prompt.text),
+                     **permissions, log.get());
   agent.SetMessages(std::move(history));
 
   agent::AgentObserver observer;

@@ -103,9 +103,16 @@ class OneShotTest : public ::testing::TestWithParam<std::string> {
   // The environment of a run: only this provider's variables set, with
   // `key`; whatever the test process has is overridden (empty is unset).
   Env Environment(const std::string& key = AimockServer::kApiKey) const {
-    Env env = {{"HOME", home_.path()},  {"OPENAI_API_KEY", ""},        {"ANTHROPIC_API_KEY", ""},
-               {"OPENAI_BASE_URL", ""}, {"ANTHROPIC_BASE_URL", ""},    {"IKIGAI_PROVIDER", ""},
-               {"IKIGAI_MODEL", ""},    {"IKIGAI_TOOL_TIMEOUT_MS", ""}};
+    Env env = {{"HOME", home_.path()},
+               {"OPENAI_API_KEY", ""},
+               {"ANTHROPIC_API_KEY", ""},
+               {"OPENAI_BASE_URL", ""},
+               {"ANTHROPIC_BASE_URL", ""},
+               {"IKIGAI_PROVIDER", ""},
+               {"IKIGAI_MODEL", ""},
+               {"IKIGAI_TOOL_TIMEOUT_MS", ""},
+               // Most tests run commands: "auto" lets them, as a user would.
+               {"IKIGAI_PERMISSIONS", "auto"}};
     for (auto& [name, value] : env) {
       if (name == key_variable()) value = key;
       if (name == (openai() ? "OPENAI_BASE_URL" : "ANTHROPIC_BASE_URL")) {
@@ -227,6 +234,34 @@ TEST_P(OneShotTest, WithoutAgentsMdTheSystemPromptIsTheDefault) {
   const std::string system = requests[0]["messages"][0]["content"];
   EXPECT_TRUE(system.starts_with("You are ikigai")) << system;
   EXPECT_EQ(system.find("AGENTS.md"), std::string::npos) << system;
+}
+
+// Nobody can answer in -p: "ask" means refused, and the model learns which
+// flag or rule would allow the call; a read-only command still runs.
+TEST_P(OneShotTest, InAskModeACommandIsRefusedWithTheFlagThatAllowsIt) {
+  Env env = Environment();
+  for (auto& [name, value] : env) {
+    if (name == "IKIGAI_PERMISSIONS") value = "";
+  }
+  auto run = Ikigai({"-p", "os-sleep", "--output", "json"}, "", env);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(project() + "/sleeper.pid")) << "the command ran";
+  const json out = json::parse(run.out);
+  const json& wrapped = out["tool_calls"][0]["result"];
+  EXPECT_EQ(wrapped["error_code"], "PERMISSION_DENIED") << wrapped.dump();
+  const std::string error = wrapped["error"];
+  EXPECT_NE(error.find("--permissions auto"), std::string::npos) << error;
+  EXPECT_NE(error.find("permissions.allow"), std::string::npos) << error;
+
+  auto read_only = Ikigai({"-p", "os-one-tool", "--output", "json"}, "", env);
+  EXPECT_EQ(json::parse(read_only.out)["tool_calls"][0]["result"]["result"]["output"],
+            "tool-output-42")
+      << read_only.out;
+  auto flagged =
+      Ikigai({"--permissions", "read-only", "-p", "os-sleep", "--output", "json"}, "", env);
+  EXPECT_NE(json::parse(flagged.out)["tool_calls"][0]["result"]["error"].get<std::string>().find(
+                "read-only"),
+            std::string::npos);
 }
 
 TEST_P(OneShotTest, TheConfiguredSystemPromptModelAndProviderAreUsed) {

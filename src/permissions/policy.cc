@@ -60,8 +60,8 @@ bool IsReadOnlyCall(const CallFacts& call) {
 Decision Decide(const CallFacts& call, Mode mode, const Rules& rules, const Place& place) {
   for (const Rule& rule : rules.deny) {
     if (RuleMatches(rule, call.tool, call.arguments, place, Match::kAny)) {
-      return {Verdict::kDeny, Describe(call) + " is refused by the rule \"" + rule.text +
-                                  "\" in permissions.deny",
+      return {Verdict::kDeny,
+              Describe(call) + " is refused by the rule \"" + rule.text + "\" in permissions.deny",
               "remove \"" + rule.text + "\" from permissions.deny"};
     }
   }
@@ -70,17 +70,20 @@ Decision Decide(const CallFacts& call, Mode mode, const Rules& rules, const Plac
   }
   const std::string rule = RuleToAllow(call, place);
   if (mode == Mode::kReadOnly) {
-    return {Verdict::kDeny, Describe(call) + " does more than read, and the permission mode is read-only",
+    return {Verdict::kDeny,
+            Describe(call) + " does more than read, and the permission mode is read-only",
             "--permissions ask (or auto-edit, auto)"};
   }
-  if (AllowedByRules(rules.allow, call.tool, call.arguments, place)) return {Verdict::kAllow, "", ""};
+  if (AllowedByRules(rules.allow, call.tool, call.arguments, place))
+    return {Verdict::kAllow, "", ""};
   const bool edit = IsFileEditInWorkspace(call, place);
   if (mode == Mode::kAutoEdit && edit) return {Verdict::kAllow, "", ""};
   std::string why = Describe(call) + " needs approval in " + std::string(ModeName(mode)) + " mode";
   if (call.open_world_hint) why += " (it reaches the network)";
-  return {Verdict::kAsk, why,
-          std::string(edit && mode == Mode::kAsk ? "--permissions auto-edit" : "--permissions auto") +
-              ", or \"" + rule + "\" in permissions.allow"};
+  return {
+      Verdict::kAsk, why,
+      std::string(edit && mode == Mode::kAsk ? "--permissions auto-edit" : "--permissions auto") +
+          ", or \"" + rule + "\" in permissions.allow"};
 }
 
 std::string RuleToAllow(const CallFacts& call, const Place& place) {

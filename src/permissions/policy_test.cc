@@ -28,9 +28,12 @@ class PolicyTest : public ::testing::Test {
   std::string workspace_ = std::filesystem::canonical(dir_.path()).string();
 };
 
-CallFacts Bash(const std::string& command) { return {"bash", {{"command", command}}, false, false}; }
+CallFacts Bash(const std::string& command) {
+  return {"bash", {{"command", command}}, false, false};
+}
 CallFacts Edit(const std::string& path) {
-  return {"file_edit", {{"file_path", path}, {"old_string", "a"}, {"new_string", "b"}}, false, false};
+  return {
+      "file_edit", {{"file_path", path}, {"old_string", "a"}, {"new_string", "b"}}, false, false};
 }
 
 TEST_F(PolicyTest, EveryRowOfTheTable) {
@@ -60,7 +63,8 @@ TEST_F(PolicyTest, EveryRowOfTheTable) {
 
 TEST_F(PolicyTest, DenyBeatsAllowInEveryModeUnrestrictedIncluded) {
   const Rules rules = Parse({"bash", "bash(git push:*)"}, {"bash(git push:*)"});
-  for (Mode mode : {Mode::kReadOnly, Mode::kAsk, Mode::kAutoEdit, Mode::kAuto, Mode::kUnrestricted}) {
+  for (Mode mode :
+       {Mode::kReadOnly, Mode::kAsk, Mode::kAutoEdit, Mode::kAuto, Mode::kUnrestricted}) {
     const Decision decision = Decide(Bash("git push origin main"), mode, rules, place());
     EXPECT_EQ(decision.verdict, Verdict::kDeny) << ModeName(mode);
     EXPECT_NE(decision.reason.find("permissions.deny"), std::string::npos) << decision.reason;
@@ -133,7 +137,8 @@ TEST_F(PolicyTest, TheAnswersSayWhatWouldAllowTheCall) {
   EXPECT_NE(ask.how_to_allow.find("--permissions auto"), std::string::npos);
   EXPECT_NE(ask.how_to_allow.find("\"bash(npm test:*)\" in permissions.allow"), std::string::npos);
   const Decision edit = Decide(Edit("a.c"), Mode::kAsk, {}, place());
-  EXPECT_NE(edit.how_to_allow.find("--permissions auto-edit"), std::string::npos) << edit.how_to_allow;
+  EXPECT_NE(edit.how_to_allow.find("--permissions auto-edit"), std::string::npos)
+      << edit.how_to_allow;
   const Decision read_only = Decide(Bash("rm x"), Mode::kReadOnly, {}, place());
   EXPECT_EQ(read_only.verdict, Verdict::kDeny);
   EXPECT_NE(read_only.reason.find("read-only"), std::string::npos);

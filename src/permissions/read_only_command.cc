@@ -14,14 +14,14 @@ using Words = std::vector<std::string>;
 
 // Programs that only read, whatever their arguments.
 constexpr std::string_view kReaders[] = {
-    "ls",   "cat",   "head",   "tail",   "wc",   "grep", "egrep",    "fgrep",   "rg",
-    "stat", "du",    "df",     "pwd",    "echo", "printf", "which",  "type",    "whoami",
-    "id",   "uname", "cut",    "tr",     "diff", "cmp",  "comm",     "basename", "dirname",
-    "realpath", "readlink", "nl", "true", "jq"};
+    "ls",   "cat",      "head",    "tail",     "wc",       "grep", "egrep",  "fgrep",
+    "rg",   "stat",     "du",      "df",       "pwd",      "echo", "printf", "which",
+    "type", "whoami",   "id",      "uname",    "cut",      "tr",   "diff",   "cmp",
+    "comm", "basename", "dirname", "realpath", "readlink", "nl",   "true",   "jq"};
 
-constexpr std::string_view kGitReaders[] = {
-    "status", "diff", "log", "show", "rev-parse", "ls-files", "blame", "grep", "describe",
-    "shortlog", "cat-file"};
+constexpr std::string_view kGitReaders[] = {"status",    "diff",     "log",     "show",
+                                            "rev-parse", "ls-files", "blame",   "grep",
+                                            "describe",  "shortlog", "cat-file"};
 
 bool StartsWithAny(const Words& words, std::initializer_list<std::string_view> prefixes) {
   for (const std::string& w : words) {
@@ -56,15 +56,16 @@ bool GitReadsOnly(const Words& w) {
   }
   if (sub == "remote") return rest.empty() || (rest.size() == 1 && rest[0] == "-v");
   if (sub == "stash") return rest.size() == 1 && rest[0] == "list";
-  if (sub == "config") return !rest.empty() && (rest[0] == "--get" || rest[0] == "--list" || rest[0] == "-l");
+  if (sub == "config")
+    return !rest.empty() && (rest[0] == "--get" || rest[0] == "--list" || rest[0] == "-l");
   return false;
 }
 
 bool SimpleReadsOnly(const shell::SimpleCommand& command) {
   for (const std::string& target : command.output_files) {
-    const bool descriptor = !target.empty() && std::all_of(target.begin(), target.end(), [](char c) {
-      return (c >= '0' && c <= '9') || c == '-';
-    });
+    const bool descriptor =
+        !target.empty() && std::all_of(target.begin(), target.end(),
+                                       [](char c) { return (c >= '0' && c <= '9') || c == '-'; });
     if (!descriptor && target != "/dev/null") return false;
   }
   const Words& w = command.words;

@@ -15,12 +15,29 @@ TEST(ReadOnlyCommandTest, CommandsThatOnlyRead) {
 }
 
 TEST(ReadOnlyCommandTest, CommandsThatWriteOrRunOthersAreNot) {
-  for (const char* command :
-       {"ls > f", "cat x | tee y", "git status; rm x", "echo $(rm x)", "echo `rm x`",
-        "find . -delete", "find . -exec rm {} \\;", "cat <(rm x)", "sort -o out in",
-        "git branch -D x", "FOO=1 rm x", "rm -rf build", "make", "git commit -m x",
-        "git -C /elsewhere status", "env rm x", "python3 -c 'print(1)'", "sed -i s/a/b/ f",
-        "echo hi >> notes.txt", "ls &> out.txt", "", "unknown-program", "fd -x rm"}) {
+  for (const char* command : {"ls > f",
+                              "cat x | tee y",
+                              "git status; rm x",
+                              "echo $(rm x)",
+                              "echo `rm x`",
+                              "find . -delete",
+                              "find . -exec rm {} \\;",
+                              "cat <(rm x)",
+                              "sort -o out in",
+                              "git branch -D x",
+                              "FOO=1 rm x",
+                              "rm -rf build",
+                              "make",
+                              "git commit -m x",
+                              "git -C /elsewhere status",
+                              "env rm x",
+                              "python3 -c 'print(1)'",
+                              "sed -i s/a/b/ f",
+                              "echo hi >> notes.txt",
+                              "ls &> out.txt",
+                              "",
+                              "unknown-program",
+                              "fd -x rm"}) {
     EXPECT_FALSE(IsReadOnlyCommand(command)) << command;
   }
 }

@@ -42,8 +42,8 @@ std::string HostOf(const std::string& url) {
   std::size_t end = url.find_first_of("/?#", start);
   std::string authority = url.substr(start, end == std::string::npos ? end : end - start);
   if (auto at = authority.rfind('@'); at != std::string::npos) authority = authority.substr(at + 1);
-  if (auto colon = authority.rfind(':'); colon != std::string::npos &&
-                                         authority.find(']') == std::string::npos) {
+  if (auto colon = authority.rfind(':');
+      colon != std::string::npos && authority.find(']') == std::string::npos) {
     authority = authority.substr(0, colon);
   }
   std::transform(authority.begin(), authority.end(), authority.begin(),
@@ -75,8 +75,7 @@ Result<Rule, std::string> ParseRule(std::string_view text) {
   Rule rule{std::string(), std::nullopt, std::string(text)};
   const std::size_t open = text.find('(');
   rule.tool = std::string(text.substr(0, open));
-  if (rule.tool.empty() ||
-      !std::all_of(rule.tool.begin(), rule.tool.end(), [](unsigned char c) {
+  if (rule.tool.empty() || !std::all_of(rule.tool.begin(), rule.tool.end(), [](unsigned char c) {
         return std::isalnum(c) || c == '_' || c == '-';
       })) {
     return Err(std::string(text) + ": a rule is TOOL or TOOL(SPEC), e.g. bash(npm test:*)");
@@ -94,9 +93,8 @@ Result<Rule, std::string> ParseRule(std::string_view text) {
 Result<Rules, std::string> ParseRules(const std::vector<std::string>& allow,
                                       const std::vector<std::string>& deny) {
   Rules rules;
-  for (const auto& [list, out, name] :
-       {std::tuple{&allow, &rules.allow, "permissions.allow"},
-        std::tuple{&deny, &rules.deny, "permissions.deny"}}) {
+  for (const auto& [list, out, name] : {std::tuple{&allow, &rules.allow, "permissions.allow"},
+                                        std::tuple{&deny, &rules.deny, "permissions.deny"}}) {
     for (const std::string& text : *list) {
       auto rule = ParseRule(text);
       if (!rule) return Err(std::string(name) + ": " + rule.error());

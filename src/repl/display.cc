@@ -150,6 +150,24 @@ void Display::Debug(std::string_view line) {
   WriteLocked((at_line_start_ ? "" : "\n") + Paint(line, kDim) + "\n");
 }
 
+void Display::Diff(std::string_view diff) {
+  std::string text;
+  for (std::size_t start = 0; start < diff.size();) {
+    const std::size_t end = std::min(diff.find('\n', start), diff.size());
+    const std::string_view line = diff.substr(start, end - start);
+    const bool added = line.starts_with('+') && !line.starts_with("+++");
+    const bool removed = line.starts_with('-') && !line.starts_with("---");
+    text += "  " +
+            (added     ? Paint(line, kGreen)
+             : removed ? Paint(line, kRed)
+                       : std::string(line)) +
+            "\n";
+    start = end + 1;
+  }
+  std::lock_guard lock(mutex_);
+  WriteLocked((at_line_start_ ? "" : "\n") + text);
+}
+
 void Display::EndLine() {
   std::lock_guard lock(mutex_);
   if (!at_line_start_) WriteLocked("\n");

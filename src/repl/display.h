@@ -55,6 +55,7 @@ class Display {
   void Warning(std::string_view line);  // yellow
   void Error(std::string_view line);    // red
   void Debug(std::string_view line);    // "Debug: ..." lines, dim
+  void Diff(std::string_view diff);     // a unified diff, + green and - red on a terminal
   void EndLine();                       // a newline unless at the start of a line
 
   // Shows "<frame> label 1.2s" after a short delay, until the next output

@@ -2,10 +2,14 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <clocale>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+
+#include "permissions/policy.h"
+#include "session/call_summary.h"
 
 #include "repl/signals.h"
 #include "session/tool_listing.h"
@@ -49,6 +53,15 @@ bool Repl::Start() {
     display_.Error("ikigai: " + settings.error());
     return false;
   }
+  // TODO(issue 9): the question (Repl::Ask) does not yet get its answer from
+  // the line reader during a turn; until it does, "ask" refuses as in -p and
+  // the model is told which /permissions mode or rule would allow the call.
+  auto permissions = session::MakeApprovalPolicy(host_.config, options_.permissions, nullptr);
+  if (!permissions) {
+    display_.Error("ikigai: " + permissions.error());
+    return false;
+  }
+  permissions_ = std::move(*permissions);
   provider_kind_ = settings->kind;
   model_ = session::ModelFor(agent_config, options_.flags, settings->kind);
   if (options_.resume) {
@@ -198,6 +211,9 @@ bool Repl::RunCommand(const Command& command, const std::string& argument) {
     case CommandId::kModel:
       ShowModel(argument);
       return true;
+    case CommandId::kPermissions:
+      ShowPermissions(argument);
+      return true;
     case CommandId::kClear:
       Clear();
       return true;
@@ -244,6 +260,57 @@ void Repl::ShowModel(const std::string& argument) {
   display_.Output("Model set to " + model_ + " (" + provider_kind_ + ").\n");
 }
 
+void Repl::ShowPermissions(const std::string& argument) {
+  if (!argument.empty()) {
+    const auto mode = permissions::ParseMode(argument);
+    if (!mode) {
+      display_.Error("Unknown mode '" + argument + "': use one of " +
+                     std::string(permissions::kModeNames) + ".");
+      return;
+    }
+    permissions_->SetMode(*mode);
+  }
+  const permissions::Mode mode = permissions_->mode();
+  display_.Output(std::string(argument.empty() ? "Permission mode: " : "Permission mode set to ") +
+                  std::string(permissions::ModeName(mode)) + " (" +
+                  std::string(permissions::ModeDescription(mode)) + ").\n");
+}
+
+// One question per call, asked in turn before the calls run together:
+// y once, a always (a rule kept for this project), n no (optionally with a
+// reason for the model); Ctrl+C is no and stops the turn.
+session::Answer Repl::Ask(const session::Question& question) {
+  display_.StopSpinner();
+  display_.EndLine();
+  display_.Warning("Allow " + session::SummarizeCall(question.call) + "?");
+  if (!question.preview.empty()) display_.Diff(question.preview);
+  display_.Notice("  y: yes, once   a: always (adds " + question.always_rule +
+                  " for this project)   n: no (optionally: n, then a reason)");
+  for (;;) {
+    ReadResult read = reader_.Read("allow? [y/a/n] ");
+    if (read.status != ReadResult::Status::kLine) {
+      if (display_.style().animate) display_.Output("\n");
+      return {session::Answer::Kind::kStop, ""};
+    }
+    std::string text = read.text;
+    const std::size_t start = text.find_first_not_of(" \t");
+    text = start == std::string::npos ? "" : text.substr(start);
+    const char first = text.empty() ? '\0' : static_cast<char>(std::tolower(text[0]));
+    const std::string rest =
+        text.size() > 1 && !std::isalpha(static_cast<unsigned char>(text[1])) ? text.substr(1) : "";
+    const std::size_t words = rest.find_first_not_of(" \t,:;");
+    if (first == 'y' && (text.size() == 1 || text == "yes"))
+      return {session::Answer::Kind::kYes, ""};
+    if (first == 'a' && (text.size() == 1 || text == "always")) {
+      return {session::Answer::Kind::kAlways, ""};
+    }
+    if (first == 'n' && (text.size() == 1 || text == "no" || !rest.empty())) {
+      return {session::Answer::Kind::kNo, words == std::string::npos ? "" : rest.substr(words)};
+    }
+    display_.Notice("  Answer y, a or n (n followed by a reason tells the model why).");
+  }
+}
+
 void Repl::Clear() {
   agent_.reset();
   resumed_.clear();
@@ -280,7 +347,7 @@ void Repl::Send(const std::string& message) {
     if (!system_prompt.problem.empty()) display_.Warning("Warning: " + system_prompt.problem);
     agent_ = std::make_unique<agent::Agent>(
         *provider_, registry_, executor_,
-        session::AgentOptionsFor(host_.config.agent, model_, system_prompt.text), permissions_,
+        session::AgentOptionsFor(host_.config.agent, model_, system_prompt.text), *permissions_,
         log_.get());
     agent_->SetMessages(std::move(resumed_));
     resumed_.clear();

@@ -20,6 +20,7 @@
 #include "repl/display.h"
 #include "repl/line_editor.h"
 #include "session/agent_setup.h"
+#include "session/approval.h"
 #include "session/host_context.h"
 
 namespace ikigai::repl {
@@ -28,6 +29,7 @@ struct ReplOptions {
   session::AgentFlags flags;
   std::optional<std::string> resume;  // a session id, or "" for the last one
   std::string version;                // for the banner
+  std::string permissions;            // --permissions MODE, empty if not given
 };
 
 class Repl {
@@ -55,6 +57,8 @@ class Repl {
   void ReportDiscovery();
   session::HostContext& Host();
   void Farewell();
+  session::Answer Ask(const session::Question& question);
+  void ShowPermissions(const std::string& argument);
 
   session::HostContext host_;
   ReplOptions options_;
@@ -64,7 +68,7 @@ class Repl {
   DiscoveryTask discovery_;
   bool discovery_reported_ = false;
   const executor::Executor executor_;
-  const agent::PermissionPolicy permissions_;
+  std::unique_ptr<session::ApprovalPolicy> permissions_;
 
   std::string provider_kind_;
   std::string model_;

@@ -35,6 +35,12 @@ const std::string kIkigai = IKIGAI_BIN;
 constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"toolCallId": "call_list"}, "response": {"content": "Listed them."}},
   {"match": {"toolCallId": "call_long"}, "response": {"content": "never asked"}},
+  {"match": {"toolCallId": "call_ask"}, "response": {"content": "Asked and answered."}},
+  {"match": {"toolCallId": "call_stop"}, "response": {"content": "never asked"}},
+  {"match": {"userMessage": "repl-ask"},
+   "response": {"toolCalls": [{"id": "call_ask", "name": "bash", "arguments": {"command": "touch approved.txt"}}]}},
+  {"match": {"userMessage": "repl-stop"},
+   "response": {"toolCalls": [{"id": "call_stop", "name": "bash", "arguments": {"command": "touch stopped.txt"}}]}},
   {"match": {"userMessage": "repl-stream"}, "latency": 700, "chunkSize": 6,
    "response": {"content": "alpha beta gamma delta epsilon zeta eta theta"}},
   {"match": {"userMessage": "repl-tool"},
@@ -69,7 +75,8 @@ class ReplTest : public ::testing::Test {
             {"HOME", home()},
             {"TERM", "xterm-256color"},
             {"LANG", "C.UTF-8"},
-            {"NO_PROXY", "127.0.0.1"}};
+            {"NO_PROXY", "127.0.0.1"},
+            {"IKIGAI_PERMISSIONS", "auto"}};
   }
   Env ProviderEnv() const {
     Env env = BaseEnv();
@@ -96,7 +103,8 @@ class ReplTest : public ::testing::Test {
   // The project's .ikigai/ loads only in a trusted folder: trust it as
   // `ikigai trust` would.
   void TrustProject() const {
-    ASSERT_TRUE(session::ProjectStore(home() + "/.ikigai/projects.json").SetTrusted(project(), true));
+    ASSERT_TRUE(
+        session::ProjectStore(home() + "/.ikigai/projects.json").SetTrusted(project(), true));
   }
 
   void WriteProjectTool(const std::string& name, const std::string& body) const {
@@ -542,6 +550,22 @@ TEST_F(ReplTest, PipedInputRunsCommandsWithoutAPrompt) {
   EXPECT_TRUE(run.out.starts_with("ikigai ")) << "the banner, no prompt before it: " << run.out;
   EXPECT_EQ(run.out.find("\n> "), std::string::npos) << run.out;
   EXPECT_EQ(run.out.find('\033'), std::string::npos) << run.out;
+}
+
+// /permissions shows and switches the mode.
+TEST_F(ReplTest, PermissionsCommandShowsAndSwitchesTheMode) {
+  Env env = ProviderEnv();
+  for (auto& [name, value] : env) {
+    if (name == "IKIGAI_PERMISSIONS") value = "ask";
+  }
+  auto repl = Start(env);
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  repl->Send("/permissions\r");
+  EXPECT_TRUE(repl->Expect("Permission mode: ask")) << repl->Plain();
+  repl->Send("/permissions auto\r");
+  EXPECT_TRUE(repl->Expect("Permission mode set to auto")) << repl->Plain();
+  repl->Send("/quit\r");
 }
 
 }  // namespace

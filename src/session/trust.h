@@ -32,6 +32,7 @@ struct TrustState {
   ProjectContents contents;
   std::optional<bool> recorded;  // the answer kept in the store, if any
   bool trusted = false;          // what this run does
+  bool trust_once = false;       // --trust was given
   std::string store_problem;     // the store could not be read (then untrusted)
 };
 

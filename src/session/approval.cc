@@ -1,0 +1,118 @@
+#include "session/approval.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "session/edit_preview.h"
+
+namespace ikigai::session {
+
+ApprovalPolicy::ApprovalPolicy(permissions::Mode mode, permissions::Rules rules,
+                               permissions::Place place, Asker asker, ProjectStore store)
+    : mode_(mode),
+      rules_(std::move(rules)),
+      place_(std::move(place)),
+      asker_(std::move(asker)),
+      store_(std::move(store)) {}
+
+agent::Permission ApprovalPolicy::Decide(const providers::ToolCall& call,
+                                         const registry::Tool* tool) {
+  if (tool == nullptr) return {true, "", false};  // the executor answers TOOL_NOT_FOUND
+  permissions::CallFacts facts{
+      call.name,
+      nlohmann::json::parse(call.arguments.empty() ? "{}" : call.arguments, nullptr, false), false,
+      false};
+  const nlohmann::json& annotations = tool->schema.annotations;
+  if (annotations.is_object()) {
+    facts.read_only_hint = annotations.value("readOnlyHint", false);
+    facts.open_world_hint = annotations.value("openWorldHint", false);
+  }
+  const permissions::Decision decision = permissions::Decide(facts, mode_, rules_, place_);
+  switch (decision.verdict) {
+    case permissions::Verdict::kAllow:
+      return {true, "", false};
+    case permissions::Verdict::kDeny:
+      return {false,
+              "Permission denied: " + decision.reason +
+                  ". Do not try to get around this; if the "
+                  "call is needed, ask the user (to allow it: " +
+                  decision.how_to_allow + ").",
+              false};
+    case permissions::Verdict::kAsk:
+      break;
+  }
+  if (!asker_) {
+    return {false,
+            "Permission denied: " + decision.reason +
+                " and nobody can approve it here (one-shot mode). Do not try to get around "
+                "this; tell the user what you need. To allow it: " +
+                decision.how_to_allow + ".",
+            false};
+  }
+  const std::string rule = permissions::RuleToAllow(facts, place_);
+  const Answer answer =
+      asker_({call, decision.reason, EditPreview(call.name, facts.arguments), rule});
+  switch (answer.kind) {
+    case Answer::Kind::kAlways:
+      if (auto parsed = permissions::ParseRule(rule)) rules_.allow.push_back(std::move(*parsed));
+      if (!place_.workspace.empty()) (void)store_.AddAllowRule(place_.workspace, rule);
+      [[fallthrough]];
+    case Answer::Kind::kYes:
+      return {true, "", false};
+    case Answer::Kind::kStop:
+      return {false, "The user stopped the turn; this call did not run.", true};
+    case Answer::Kind::kNo:
+      break;
+  }
+  return {false,
+          "The user declined this call" +
+              (answer.reason.empty() ? std::string(".") : ": " + answer.reason) +
+              " Do not retry it unchanged; adjust the approach or ask the user.",
+          false};
+}
+
+std::string FindWorkspace(const std::string& cwd, const std::string& home) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path start = fs::weakly_canonical(cwd, error);
+  const fs::path home_path = home.empty() ? fs::path() : fs::weakly_canonical(home, error);
+  fs::path found = start;
+  for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
+    if (fs::exists(dir / ".git", error)) {
+      found = dir;
+      break;
+    }
+    if (dir == dir.root_path()) break;
+  }
+  if (found == found.root_path() || (!home_path.empty() && found == home_path)) return "";
+  return found.string();
+}
+
+Result<std::unique_ptr<ApprovalPolicy>, std::string> MakeApprovalPolicy(
+    const config::Config& config, const std::string& flag, Asker asker) {
+  const std::string name = flag.empty() ? config.permissions.mode : flag;
+  const auto mode = permissions::ParseMode(name);
+  if (!mode) {
+    return Err("--permissions " + name + ": must be one of " +
+               std::string(permissions::kModeNames));
+  }
+  char cwd[4096];
+  const std::string here = ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".";
+  const char* home = std::getenv("HOME");
+  permissions::Place place{FindWorkspace(here, home != nullptr ? home : ""), here};
+  ProjectStore store(ProjectStore::DefaultPath());
+  std::vector<std::string> allow = config.permissions.allow;
+  if (!place.workspace.empty()) {
+    if (auto kept = store.AllowRules(place.workspace)) {
+      allow.insert(allow.end(), kept->begin(), kept->end());
+    }
+  }
+  auto rules = permissions::ParseRules(allow, config.permissions.deny);
+  if (!rules) return Err(std::move(rules).error());
+  return std::make_unique<ApprovalPolicy>(*mode, std::move(*rules), std::move(place),
+                                          std::move(asker), std::move(store));
+}
+
+}  // namespace ikigai::session

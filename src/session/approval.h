@@ -1,0 +1,63 @@
+// The session's permission policy: the mode and rules of
+// permissions/policy.h, and, where the verdict is "ask", a question to the
+// user (the REPL), or a refusal where nobody can answer (`ikigai -p`): the
+// model then gets PERMISSION_DENIED naming the flag or rule that would
+// allow the call.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "agent/permission.h"
+#include "config/config.h"
+#include "permissions/policy.h"
+#include "session/project_store.h"
+
+namespace ikigai::session {
+
+struct Question {
+  providers::ToolCall call;
+  std::string reason;       // why it asks ("bash `npm test` needs approval in ask mode")
+  std::string preview;      // for file edits: a unified diff; else empty
+  std::string always_rule;  // the rule an "always" answer adds
+};
+
+struct Answer {
+  enum class Kind { kYes, kAlways, kNo, kStop } kind = Kind::kNo;
+  std::string reason;  // kNo: the user's words for the model (may be empty)
+};
+
+// Asks the user; empty when nobody can answer.
+using Asker = std::function<Answer(const Question&)>;
+
+class ApprovalPolicy final : public agent::PermissionPolicy {
+ public:
+  ApprovalPolicy(permissions::Mode mode, permissions::Rules rules, permissions::Place place,
+                 Asker asker, ProjectStore store);
+
+  agent::Permission Decide(const providers::ToolCall& call, const registry::Tool* tool) override;
+
+  permissions::Mode mode() const { return mode_; }
+  void SetMode(permissions::Mode mode) { mode_ = mode; }
+  const permissions::Place& place() const { return place_; }
+
+ private:
+  permissions::Mode mode_;
+  permissions::Rules rules_;
+  permissions::Place place_;
+  Asker asker_;
+  ProjectStore store_;
+};
+
+// The workspace: the git top level above `cwd` (a `.git` directory or file,
+// found without running git), else `cwd`; never `/` or `home` (then empty:
+// no workspace, nothing counts as inside it).
+std::string FindWorkspace(const std::string& cwd, const std::string& home);
+
+// The policy for a session: the mode (`flag` if given, else the
+// configuration's), the configured rules plus those "always" answers kept
+// for this workspace. Errors name a bad rule or mode.
+Result<std::unique_ptr<ApprovalPolicy>, std::string> MakeApprovalPolicy(
+    const config::Config& config, const std::string& flag, Asker asker);
+
+}  // namespace ikigai::session
