@@ -18,6 +18,7 @@ using spawning::JobOutcome;
 
 constexpr std::size_t kSchemaLimit = 8 * 1024;
 constexpr std::chrono::milliseconds kSchemaTimeout{1000};
+constexpr int kSchemaAttempts = 3;
 
 std::string Ms(std::chrono::microseconds t) { return std::to_string(t.count() / 1000) + " ms"; }
 
@@ -95,15 +96,23 @@ std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limit
     j.timeout = timeout;
     return j;
   };
+  // --schema is timed alone, and a miss is tried again: the rule judges the
+  // tool, and a first interpreter start on a busy machine can take longer
+  // than the tool ever does afterwards.
+  JobOutcome schema;
+  for (int attempt = 0; attempt < kSchemaAttempts; ++attempt) {
+    schema = spawning::RunAll({job({path, "--schema"}, "", kSchemaLimit, kSchemaTimeout)})[0];
+    if (schema.end != JobEnd::kTimedOut) break;
+  }
   const std::vector<JobOutcome> runs = spawning::RunAll({
-      job({path, "--schema"}, "", kSchemaLimit, kSchemaTimeout),
       job({path}, "{}", limits.output_limit, limits.timeout),
       job({path}, "this is not JSON {", limits.output_limit, limits.timeout),
   });
 
-  const JobOutcome& schema = runs[0];
   results.push_back({schema.end != JobEnd::kTimedOut, "--schema answers within 1 s",
-                     schema.end == JobEnd::kTimedOut ? "no answer after 1 s" : Ms(schema.elapsed)});
+                     schema.end == JobEnd::kTimedOut
+                         ? "no answer within 1 s in " + std::to_string(kSchemaAttempts) + " tries"
+                         : Ms(schema.elapsed)});
   results.push_back({schema.end != JobEnd::kOutputTooLarge, "--schema output within 8 KB",
                      schema.end == JobEnd::kOutputTooLarge
                          ? "more than 8 KB"
@@ -122,15 +131,15 @@ std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limit
                                             : "schema says '" + parsed->name + "', file says '" +
                                                   name + "' (the file name wins)"});
   }
-  CheckCall("{}", runs[1], /*must_be_error=*/false, results);
-  CheckCall("malformed input", runs[2], /*must_be_error=*/true, results);
-  const bool within = runs[1].end != JobEnd::kTimedOut && runs[1].end != JobEnd::kOutputTooLarge &&
-                      runs[2].end != JobEnd::kTimedOut && runs[2].end != JobEnd::kOutputTooLarge;
+  CheckCall("{}", runs[0], /*must_be_error=*/false, results);
+  CheckCall("malformed input", runs[1], /*must_be_error=*/true, results);
+  const bool within = runs[0].end != JobEnd::kTimedOut && runs[0].end != JobEnd::kOutputTooLarge &&
+                      runs[1].end != JobEnd::kTimedOut && runs[1].end != JobEnd::kOutputTooLarge;
   results.push_back({within,
                      "calls stay within " + std::to_string(limits.output_limit / 1024) +
                          " KB and " + std::to_string(limits.timeout.count() / 1000) + " s",
-                     within ? Ms(std::max(runs[1].elapsed, runs[2].elapsed)) + " at most"
-                            : Ended(runs[1]) + ", " + Ended(runs[2])});
+                     within ? Ms(std::max(runs[0].elapsed, runs[1].elapsed)) + " at most"
+                            : Ended(runs[0]) + ", " + Ended(runs[1])});
   return results;
 }
 
