@@ -84,7 +84,6 @@ IKIGAI_CHILD_CODE int ChildMain(void* arg) {
       ::dup2(plan->stderr_fd, STDERR_FILENO) < 0) {
     ChildFail(plan, Step::kStdio, errno);
   }
-  CloseFrom3(plan);
   // Ignored signals stay ignored across exec, and a handler must not run
   // here. The raw system call also reaches the two real-time signals glibc
   // keeps for itself (32, 33), which a parent may have left ignored and
@@ -94,10 +93,14 @@ IKIGAI_CHILD_CODE int ChildMain(void* arg) {
     ::syscall(SYS_rt_sigaction, sig, &default_action, nullptr, sizeof default_action.mask);
   }
   if (plan->cwd != nullptr && ::chdir(plan->cwd) != 0) ChildFail(plan, Step::kChdir, errno);
+  // The pre-exec step runs while the parent's descriptors are still open:
+  // it may use descriptors the parent prepared for it (a Landlock ruleset),
+  // which are close-on-exec and closed just after it anyway.
   if (plan->pre_exec != nullptr) {
     const int error = plan->pre_exec(plan->pre_exec_context);
     if (error != 0) ChildFail(plan, Step::kPreExec, error);
   }
+  CloseFrom3(plan);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);

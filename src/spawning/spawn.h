@@ -30,8 +30,10 @@ struct SpawnRequest {
   std::vector<std::string> env;   // the whole environment, "NAME=value"
   std::string cwd;                // empty: the host's
   bool pipe_stdin = true;         // false: stdin is /dev/null
-  // Runs in the child just before exec; must be async-signal-safe (system
-  // calls only). Returns 0, or an errno that fails the spawn.
+  // Runs in the child after chdir and before descriptors 3 and up are closed
+  // (so it may use descriptors the parent prepared), then exec; must be
+  // async-signal-safe (system calls only). Returns 0, or an errno that
+  // fails the spawn.
   int (*pre_exec)(void* context) = nullptr;
   void* pre_exec_context = nullptr;
 };

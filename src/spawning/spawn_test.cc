@@ -195,6 +195,25 @@ TEST(SpawnTest, PreExecHookRunsInTheChild) {
   EXPECT_NE(mine.rlim_cur, 123u);
 }
 
+TEST(SpawnTest, PreExecHookSeesTheParentsDescriptorsWhichAreClosedBeforeExec) {
+  TempDir dir;
+  const std::string tool = Script(dir, "fds-tool", "ls /proc/self/fd | wc -l");
+  SpawnRequest r = Request(tool);
+  const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 3);
+  r.pre_exec = [](void* context) -> int {
+    // fcntl fails with EBADF if the descriptor was closed before the hook.
+    return ::fcntl(*static_cast<int*>(context), F_GETFD) < 0 ? errno : 0;
+  };
+  int hook_fd = fd;
+  r.pre_exec_context = &hook_fd;
+  auto child = Spawn(r);
+  ::close(fd);
+  ASSERT_TRUE(child.ok()) << child.error();
+  // 0, 1, 2 and the descriptor ls opens on /proc/self/fd: nothing else.
+  EXPECT_EQ(Collect(*child).out, "4\n");
+}
+
 TEST(SpawnTest, FailingPreExecHookFailsTheSpawnWithItsErrno) {
   SpawnRequest r = Request("/bin/true");
   r.pre_exec = [](void*) { return EPERM; };

@@ -120,6 +120,32 @@ pid_t ReadPid(const std::string& path) { return static_cast<pid_t>(std::stol(Rea
 
 // --- seeds/000 examples ---------------------------------------------------
 
+// Under ikigai's sandbox (IKIGAI_SANDBOX set by the host) a failed command
+// that printed a refusal gets a one-line hint; the output stays as it was.
+TEST(BashTool, SandboxHintOnARefusalUnderTheSandbox) {
+  const std::string sandbox = R"({"tier":2,"writable_roots":["/work/ws","/tmp"],"network":false})";
+  const RunOptions sandboxed{.env = {{"IKIGAI_SANDBOX", sandbox}}};
+  const std::string refused = "echo 'sh: cannot create /etc/x: Permission denied' >&2; exit 2";
+  ToolRun run = ikigai::testing::RunTool("bash", Json{{"command", refused}}, sandboxed);
+  EXPECT_EQ(run.json["output"], "sh: cannot create /etc/x: Permission denied");
+  const std::string hint = run.json.value("sandbox_hint", "");
+  EXPECT_NE(hint.find("/work/ws, /tmp"), std::string::npos) << run.out;
+  EXPECT_NE(hint.find("network is off"), std::string::npos) << run.out;
+  EXPECT_NE(hint.find("ask the user"), std::string::npos) << run.out;
+  EXPECT_EQ(hint.find('\n'), std::string::npos);
+
+  const std::string offline = "echo 'curl: (6) Could not resolve host: example.com'; exit 6";
+  run = ikigai::testing::RunTool("bash", Json{{"command", offline}}, sandboxed);
+  EXPECT_TRUE(run.json.contains("sandbox_hint")) << run.out;
+  // No hint: not sandboxed, a command that succeeded, or an unrelated failure.
+  run = ikigai::testing::RunTool("bash", Json{{"command", refused}});
+  EXPECT_FALSE(run.json.contains("sandbox_hint")) << run.out;
+  run = ikigai::testing::RunTool("bash", Json{{"command", "echo Permission denied"}}, sandboxed);
+  EXPECT_FALSE(run.json.contains("sandbox_hint")) << run.out;
+  run = ikigai::testing::RunTool("bash", Json{{"command", "echo nope; exit 1"}}, sandboxed);
+  EXPECT_FALSE(run.json.contains("sandbox_hint")) << run.out;
+}
+
 TEST(BashTool, EchoHello) {
   const ToolRun run = Bash("echo hello");
   ExpectWellFormed(run);

@@ -18,6 +18,7 @@
 #include "run_command.h"
 #include "toolkit/budget.h"
 #include "toolkit/error_codes.h"
+#include "toolkit/sandbox_errors.h"
 #include "toolkit/tool_main.h"
 
 namespace {
@@ -151,6 +152,9 @@ Json Run(const Args& args, const CallContext& context) {
   Json largest = answer;
   largest["truncated"] = true;
   largest["full_output_path"] = spill_directory + "/ikigai-bash-XXXXXX.log";
+  // Under ikigai's sandbox a failed command may get a one-line hint.
+  const std::string longest_hint = ikigai::toolkit::SandboxHint("Permission denied", 1);
+  if (!longest_hint.empty()) largest["sandbox_hint"] = longest_hint;
   const std::size_t overhead = largest.dump(-1, ' ', false, Json::error_handler_t::replace).size();
   const std::size_t budget =
       ikigai::toolkit::kOutputBudget > overhead ? ikigai::toolkit::kOutputBudget - overhead : 0;
@@ -161,6 +165,9 @@ Json Run(const Args& args, const CallContext& context) {
     answer["truncated"] = true;
     if (!fitted.full_output_path.empty()) answer["full_output_path"] = fitted.full_output_path;
   }
+  std::string hint = ikigai::toolkit::SandboxHint(answer["output"].get_ref<const std::string&>(),
+                                                  outcome.exit_code);
+  if (!hint.empty()) answer["sandbox_hint"] = std::move(hint);
   return answer;
 }
 

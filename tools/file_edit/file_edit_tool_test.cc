@@ -211,6 +211,19 @@ TEST(FileEditTool, ReadOnlyFileIsPermissionDenied) {
   EXPECT_EQ(ListDir(dir.path()), std::vector<std::string>{"shared.txt"});
 }
 
+TEST(FileEditTool, RefusedWriteUnderTheSandboxIsSandboxDenied) {
+  ASSERT_EQ(::geteuid(), 0u);
+  TempDir dir;
+  const std::string path = dir / "shared.txt";
+  WriteFile(path, "token = 1\n", 0644);
+  const std::string sandbox = R"({"tier":1,"writable_roots":["/work/ws"],"network":false})";
+  const Json out = Edit(Args(path, "token = 1", "token = 2"),
+                        {.env = {{"IKIGAI_SANDBOX", sandbox}}, .as_user = kNobody});
+  EXPECT_EQ(out["error_code"], "SANDBOX_DENIED") << out.dump();
+  EXPECT_NE(out["error"].get<std::string>().find("/work/ws"), std::string::npos) << out.dump();
+  EXPECT_EQ(ReadFile(path), "token = 1\n");
+}
+
 TEST(FileEditTool, ModeBitsAreKept) {
   TempDir dir;
   for (const int mode : {0640, 0755}) {

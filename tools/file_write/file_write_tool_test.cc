@@ -128,6 +128,24 @@ TEST(FileWriteTool, PermissionDeniedInUnwritableDirectory) {
   EXPECT_TRUE(ListDir(dir.path()).empty());
 }
 
+// Under ikigai's sandbox (IKIGAI_SANDBOX set by the host) a refused write
+// names the writable roots; the refusal here comes from the permissions.
+TEST(FileWriteTool, RefusedWriteUnderTheSandboxIsSandboxDenied) {
+  TempDir dir;
+  const std::string sandbox =
+      R"({"tier":2,"landlock_abi":7,"access":"workspace-write","writable_roots":["/work/ws","/tmp"],"network":false,"protected":[]})";
+  ToolRun run = Write({{"file_path", dir / "new.txt"}, {"content", "x"}},
+                      {.env = {{"IKIGAI_SANDBOX", sandbox}}, .as_user = kNobody});
+  EXPECT_EQ(run.json["error_code"], "SANDBOX_DENIED") << run.out;
+  const std::string message = run.json["error"];
+  EXPECT_NE(message.find("/work/ws, /tmp"), std::string::npos) << message;
+  EXPECT_NE(message.find("sandbox.writable_roots"), std::string::npos) << message;
+  EXPECT_NE(message.find("--permissions unrestricted"), std::string::npos) << message;
+  EXPECT_NE(message.find("Do not try to work around"), std::string::npos) << message;
+  EXPECT_EQ(run.json["writable_roots"], Json({"/work/ws", "/tmp"}));
+  EXPECT_TRUE(ListDir(dir.path()).empty());
+}
+
 TEST(FileWriteTool, PermissionDeniedOnReadOnlyFileInWritableDirectory) {
   TempDir dir;
   ::chmod(dir.path().c_str(), 0777);                        // nobody could rename over the file...

@@ -9,6 +9,7 @@
 
 #include "toolkit/error_codes.h"
 #include "toolkit/file_errors.h"
+#include "toolkit/sandbox_errors.h"
 
 namespace ikigai::toolkit {
 namespace {
@@ -88,17 +89,27 @@ Result<std::string, int> ResolveFinalSymlinks(std::string_view path) {
   return Err(ELOOP);
 }
 
+namespace {
+
+// A write refused by ikigai's sandbox is said so (SANDBOX_DENIED).
+ToolError WriteError(int err, std::string_view path, FileOp op) {
+  if (auto denied = SandboxDenied(err, path)) return *denied;
+  return FileError(err, path, op);
+}
+
+}  // namespace
+
 Result<WriteOutcome, ToolError> WriteFileAtomically(std::string_view path,
                                                     std::string_view content) {
   const std::string given(path);
   auto resolved = ResolveFinalSymlinks(path);
-  if (!resolved) return Err(FileError(resolved.error(), given, FileOp::kOpen));
+  if (!resolved) return Err(WriteError(resolved.error(), given, FileOp::kOpen));
   const std::string& target = *resolved;
   const std::string dir = DirName(target);
 
   struct stat old {};
   const bool exists = ::stat(target.c_str(), &old) == 0;
-  if (!exists && errno != ENOENT) return Err(FileError(errno, given, FileOp::kOpen));
+  if (!exists && errno != ENOENT) return Err(WriteError(errno, given, FileOp::kOpen));
   if (exists && S_ISDIR(old.st_mode)) {
     return Err(ToolError{code::kOpenFailed, "Cannot open file: " + given +
                                                 " (it is a directory). Give the path of a file "
@@ -111,7 +122,7 @@ Result<WriteOutcome, ToolError> WriteFileAtomically(std::string_view path,
   if (!exists) {
     struct stat d {};
     if (::stat(dir.c_str(), &d) != 0 || !S_ISDIR(d.st_mode)) {
-      if (errno == EACCES) return Err(FileError(EACCES, given, FileOp::kOpen));
+      if (errno == EACCES) return Err(WriteError(EACCES, given, FileOp::kOpen));
       return Err(ToolError{code::kOpenFailed, "Cannot open file: " + given + ". The directory " +
                                                   dir +
                                                   " does not exist; create it first (bash: mkdir "
@@ -122,12 +133,12 @@ Result<WriteOutcome, ToolError> WriteFileAtomically(std::string_view path,
   // Renaming over a file needs only the directory's permission; keep the
   // file's own write permission meaningful, as an editor would.
   if (exists && ::faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0) {
-    return Err(FileError(errno, given, FileOp::kOpen));
+    return Err(WriteError(errno, given, FileOp::kOpen));
   }
 
   std::string tmp_path = dir + "/." + BaseName(target) + ".ikigai-XXXXXX";
   const int fd = ::mkostemp(tmp_path.data(), O_CLOEXEC);
-  if (fd < 0) return Err(FileError(errno, given, FileOp::kOpen));
+  if (fd < 0) return Err(WriteError(errno, given, FileOp::kOpen));
   TempFile tmp(tmp_path, fd);
 
   if (exists) {
@@ -137,20 +148,20 @@ Result<WriteOutcome, ToolError> WriteFileAtomically(std::string_view path,
       }
     }
     if (::fchmod(tmp.fd(), old.st_mode & 07777) != 0) {
-      return Err(FileError(errno, given, FileOp::kWrite));
+      return Err(WriteError(errno, given, FileOp::kWrite));
     }
   } else if (::fchmod(tmp.fd(), 0666 & ~CurrentUmask()) != 0) {
-    return Err(FileError(errno, given, FileOp::kWrite));
+    return Err(WriteError(errno, given, FileOp::kWrite));
   }
 
   if (int err = WriteAll(tmp.fd(), content); err != 0) {
-    return Err(FileError(err, given, FileOp::kWrite));
+    return Err(WriteError(err, given, FileOp::kWrite));
   }
   if (::fsync(tmp.fd()) != 0 || tmp.Close() != 0) {
-    return Err(FileError(errno, given, FileOp::kWrite));
+    return Err(WriteError(errno, given, FileOp::kWrite));
   }
   if (::rename(tmp.path().c_str(), target.c_str()) != 0) {
-    return Err(FileError(errno, given, FileOp::kWrite));
+    return Err(WriteError(errno, given, FileOp::kWrite));
   }
   tmp.Release();
   // Make the rename itself durable; a failure here cannot be undone and the

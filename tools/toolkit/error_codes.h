@@ -27,4 +27,7 @@ inline constexpr std::string_view kBinaryFile = "BINARY_FILE";
 inline constexpr std::string_view kIsDirectory = "IS_DIRECTORY";
 inline constexpr std::string_view kBlocked = "BLOCKED";
 
+// DECISIONS §6: a write the sandbox refused.
+inline constexpr std::string_view kSandboxDenied = "SANDBOX_DENIED";
+
 }  // namespace ikigai::toolkit::code

@@ -1,0 +1,196 @@
+#include "sandbox/sandbox.h"
+
+#include <sys/prctl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include <nlohmann/json.hpp>
+
+#include "sandbox/landlock.h"
+#include "sandbox/seccomp.h"
+
+namespace ikigai::sandbox {
+namespace {
+
+constexpr const char* kDevices[] = {"/dev/null",   "/dev/zero",    "/dev/full",
+                                    "/dev/random", "/dev/urandom", "/dev/tty"};
+
+std::string Joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out.empty() ? "nothing" : out;
+}
+
+void AddUnique(std::vector<std::string>& list, const std::string& path) {
+  if (!path.empty() && std::find(list.begin(), list.end(), path) == list.end()) {
+    list.push_back(path);
+  }
+}
+
+int Key(Profile p) { return (p.access == Access::kWorkspaceWrite ? 2 : 0) | (p.network ? 1 : 0); }
+
+}  // namespace
+
+struct Sandbox::Prepared {
+  Confinement confinement;
+  int failure = 0;  // an errno every spawn fails with
+  bool namespaces = false;
+  NamespacePlan plan;
+  UniqueFd ruleset;
+  std::vector<sock_filter> filter;
+  sock_fprog program{};
+};
+
+namespace {
+
+// The child's step (see sandbox.h): system calls only.
+__attribute__((no_sanitize("address"))) int Confine(void* context);
+
+}  // namespace
+
+Sandbox::Sandbox(Settings settings, Support support)
+    : settings_(std::move(settings)), support_(std::move(support)) {}
+
+Sandbox::~Sandbox() = default;
+
+Result<std::unique_ptr<Sandbox>, std::string> Sandbox::Create(Settings settings, Support support) {
+  auto absolute = [](const std::string& p) { return !p.empty() && p[0] == '/'; };
+  if (!settings.workspace.empty() && !absolute(settings.workspace)) {
+    return Err("sandbox: the workspace must be an absolute path: " + settings.workspace);
+  }
+  if (settings.workspace == "/") return Err(std::string("sandbox: the workspace cannot be /"));
+  if (settings.temp_dir.empty()) settings.temp_dir = "/tmp";
+  for (const auto* list :
+       {&settings.extra_writable, &settings.secrets, &settings.protected_paths}) {
+    for (const auto& p : *list) {
+      if (!absolute(p)) return Err("sandbox: not an absolute path: " + p);
+    }
+  }
+  if (!absolute(settings.temp_dir))
+    return Err("sandbox: TMPDIR is not absolute: " + settings.temp_dir);
+  return std::unique_ptr<Sandbox>(new Sandbox(std::move(settings), std::move(support)));
+}
+
+int Sandbox::tier() const {
+  if (support_.landlock_abi <= 0) return 0;
+  return support_.user_namespaces ? 2 : 1;
+}
+
+std::vector<std::string> Sandbox::WritableRoots(Access access) const {
+  std::vector<std::string> roots;
+  if (access == Access::kWorkspaceWrite) {
+    AddUnique(roots, settings_.workspace);
+    for (const auto& r : settings_.extra_writable) AddUnique(roots, r);
+  }
+  AddUnique(roots, settings_.temp_dir);
+  AddUnique(roots, "/tmp");
+  if (access == Access::kWorkspaceWrite) AddUnique(roots, "/dev/shm");
+  return roots;
+}
+
+std::unique_ptr<Sandbox::Prepared> Sandbox::Prepare(Profile profile) const {
+  auto p = std::make_unique<Prepared>();
+  const bool network = profile.network || settings_.network;
+  const bool write = profile.access == Access::kWorkspaceWrite;
+  const int t = tier();
+  const std::vector<std::string> roots = WritableRoots(profile.access);
+
+  std::string error;
+  if (t == 2) {
+    p->namespaces = true;
+    p->plan = PlanNamespaces(settings_, write, network);
+  }
+  if (t >= 1) {
+    landlock::RulesetSpec spec;
+    spec.abi = support_.landlock_abi;
+    spec.writable = roots;
+    spec.devices.assign(std::begin(kDevices), std::end(kDevices));
+    spec.secrets = settings_.secrets;
+    spec.deny_tcp = !network && t < 2;
+    auto ruleset = landlock::BuildRuleset(spec);
+    if (ruleset) {
+      p->ruleset = std::move(*ruleset);
+    } else {
+      error = ruleset.error();
+      p->failure = ENOTRECOVERABLE;
+    }
+  }
+  seccomp::FilterSpec filter;
+  filter.refuse_inet_sockets = !network && t < 2;
+  filter.refuse_connect = !network && t < 2;
+  filter.refuse_mount = t == 2;
+  p->filter = seccomp::BuildFilter(filter);
+  p->program.len = static_cast<unsigned short>(p->filter.size());
+  p->program.filter = p->filter.data();
+
+  nlohmann::ordered_json d = {{"tier", t},
+                              {"landlock_abi", support_.landlock_abi},
+                              {"access", write ? "workspace-write" : "read-only"},
+                              {"writable_roots", roots},
+                              {"network", network},
+                              {"protected", settings_.protected_paths}};
+  if (t == 0) {
+    d["note"] =
+        "no Landlock: files and network are not confined; only no_new_privs and seccomp apply";
+  }
+  if (!error.empty()) d["error"] = error;
+  p->confinement.description = d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  p->confinement.pre_exec = Confine;
+  p->confinement.context = p.get();
+  return p;
+}
+
+const Confinement& Sandbox::For(Profile profile) {
+  std::lock_guard lock(mutex_);
+  auto& slot = prepared_[Key(profile)];
+  if (!slot) slot = Prepare(profile);
+  return slot->confinement;
+}
+
+std::string Sandbox::Summary() const {
+  const int t = tier();
+  if (t == 0) {
+    return "no sandbox: Landlock is not available, so tools run with your full rights (only "
+           "no_new_privs and seccomp apply)";
+  }
+  std::string s = "sandbox tier " + std::to_string(t) + " (Landlock ABI " +
+                  std::to_string(support_.landlock_abi) +
+                  (t == 2 ? " and namespaces" : ", " + support_.no_userns_reason) +
+                  "): writable: " + Joined(WritableRoots(Access::kWorkspaceWrite)) +
+                  "; readable: everything but";
+  std::vector<std::string> secrets;
+  for (const auto& secret : settings_.secrets) {
+    struct stat st {};
+    if (::lstat(secret.c_str(), &st) == 0) secrets.push_back(secret);
+  }
+  s += secrets.empty() ? " secrets (none present)" : " " + Joined(secrets);
+  std::vector<std::string> protected_paths = ExistingProtectedPaths(settings_);
+  if (!protected_paths.empty()) {
+    s += t == 2 ? "; read-only: " : "; checked after each writing call: ";
+    s += Joined(protected_paths);
+  }
+  s += settings_.network ? "; network: on"
+                         : (t == 2 ? "; network: off (loopback only)" : "; network: off");
+  return s;
+}
+
+namespace {
+
+__attribute__((no_sanitize("address"))) int Confine(void* context) {
+  const auto* p = static_cast<const Sandbox::Prepared*>(context);
+  if (p->failure != 0) return p->failure;
+  if (p->namespaces) {
+    if (const int e = EnterNamespaces(p->plan); e != 0) return e;
+  }
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+  if (p->ruleset.valid()) {
+    if (const int e = landlock::RestrictSelf(p->ruleset.get()); e != 0) return e;
+  }
+  return seccomp::Install(&p->program);
+}
+
+}  // namespace
+
+}  // namespace ikigai::sandbox

@@ -1,0 +1,46 @@
+// What the sandbox lets a tool touch (DECISIONS §6), found from the start
+// directory and the environment.
+//
+// The workspace is the git top level, found by walking up from the start
+// directory to the first `.git` without running git: a directory, or a file
+// `gitdir: PATH` (a worktree or a submodule), whose git directory and its
+// `commondir` become writable too, their hooks and config protected. With
+// no repository (or one at `/` or $HOME), the start directory. Never `/` or
+// $HOME: then the workspace is empty and only the temp directories are
+// writable.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace ikigai::sandbox {
+
+struct Settings {
+  std::string workspace;                     // absolute, writable; empty: only temp is writable
+  std::vector<std::string> extra_writable;   // git dirs outside the workspace + writable_roots
+  std::string temp_dir;                      // $TMPDIR, else /tmp
+  std::vector<std::string> secrets;          // absolute paths made unreadable
+  std::vector<std::string> protected_paths;  // read-only under tier 2 (.git/hooks, ...)
+  std::string runtime_dir;                   // $XDG_RUNTIME_DIR or /run/user/UID; hidden
+  bool network = false;                      // sandbox.network: every profile gets network
+};
+
+// The environment, by name (nullopt: unset). Tests pass their own.
+using EnvLookup = std::function<std::optional<std::string>(std::string_view)>;
+EnvLookup ProcessEnvironment();
+
+// The secrets below a home directory (~/.ssh, ~/.aws, ...).
+std::vector<std::string> DefaultSecrets(const std::string& home);
+
+// `cwd` must be an existing absolute directory. `writable_roots` are
+// sandbox.writable_roots (absolute; those that do not exist are left out).
+Result<Settings, std::string> DefaultSettings(const std::string& cwd, const EnvLookup& env,
+                                              const std::vector<std::string>& writable_roots = {},
+                                              bool network = false);
+
+}  // namespace ikigai::sandbox

@@ -1,0 +1,130 @@
+#include "sandbox/workspace.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "testing/tool_runner.h"
+
+namespace ikigai::sandbox {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+EnvLookup Env(std::map<std::string, std::string> vars) {
+  return [vars](std::string_view name) -> std::optional<std::string> {
+    auto it = vars.find(std::string(name));
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+bool Has(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+TEST(WorkspaceTest, GitDirectoryAboveTheStartIsTheWorkspace) {
+  TempDir dir;
+  const std::string repo = fs::canonical(dir.path()).string() + "/repo";
+  fs::create_directories(repo + "/.git/hooks");
+  fs::create_directories(repo + "/src/deep");
+  auto s = DefaultSettings(repo + "/src/deep", Env({{"HOME", dir / "home"}}));
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->workspace, repo);
+  EXPECT_TRUE(s->extra_writable.empty());
+  EXPECT_TRUE(Has(s->protected_paths, repo + "/.git/hooks"));
+  EXPECT_TRUE(Has(s->protected_paths, repo + "/.git/config"));
+  EXPECT_TRUE(Has(s->protected_paths, repo + "/.ikigai"));
+  EXPECT_EQ(s->temp_dir, "/tmp");
+}
+
+TEST(WorkspaceTest, WorktreeGitFileAddsItsGitDirAndCommonDir) {
+  TempDir dir;
+  const std::string base = fs::canonical(dir.path()).string();
+  const std::string main_git = base + "/main/.git";
+  const std::string wt_git = main_git + "/worktrees/wt";
+  fs::create_directories(wt_git);
+  fs::create_directories(main_git + "/hooks");
+  fs::create_directories(base + "/wt/sub");
+  testing::WriteFile(base + "/wt/.git", "gitdir: " + wt_git + "\n");
+  testing::WriteFile(wt_git + "/commondir", "../..\n");
+  auto s = DefaultSettings(base + "/wt/sub", Env({}));
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->workspace, base + "/wt");
+  EXPECT_TRUE(Has(s->extra_writable, wt_git));
+  EXPECT_TRUE(Has(s->extra_writable, main_git));
+  EXPECT_TRUE(Has(s->protected_paths, main_git + "/hooks"));
+  EXPECT_TRUE(Has(s->protected_paths, main_git + "/config"));
+}
+
+TEST(WorkspaceTest, RelativeGitDirInAGitFileIsResolvedAgainstItsDirectory) {
+  TempDir dir;
+  const std::string base = fs::canonical(dir.path()).string();
+  fs::create_directories(base + "/super/.git/modules/sub");
+  fs::create_directories(base + "/super/sub");
+  testing::WriteFile(base + "/super/sub/.git", "gitdir: ../.git/modules/sub\n");
+  auto s = DefaultSettings(base + "/super/sub", Env({}));
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->workspace, base + "/super/sub");
+  EXPECT_TRUE(Has(s->extra_writable, base + "/super/.git/modules/sub"));
+  EXPECT_TRUE(Has(s->protected_paths, base + "/super/.git/modules/sub/hooks"));
+}
+
+TEST(WorkspaceTest, WithoutARepositoryTheStartDirectory) {
+  TempDir dir;
+  const std::string base = fs::canonical(dir.path()).string();
+  fs::create_directories(base + "/plain");
+  auto s = DefaultSettings(base + "/plain", Env({{"TMPDIR", "/var/tmp"}}));
+  ASSERT_TRUE(s.ok()) << s.error();
+  // (unless the temp dir itself is in a repository)
+  if (!fs::exists(base + "/.git")) {
+    EXPECT_EQ(s->workspace.rfind(base, 0), 0u) << s->workspace;
+  }
+  EXPECT_EQ(s->temp_dir, "/var/tmp");
+}
+
+TEST(WorkspaceTest, RootAndHomeAreNeverTheWorkspace) {
+  TempDir dir;
+  const std::string home = fs::canonical(dir.path()).string();
+  auto at_root = DefaultSettings("/", Env({{"HOME", home}}));
+  ASSERT_TRUE(at_root.ok());
+  EXPECT_EQ(at_root->workspace, "");
+  auto at_home = DefaultSettings(home, Env({{"HOME", home}}));
+  ASSERT_TRUE(at_home.ok());
+  EXPECT_EQ(at_home->workspace, "");
+  // A dotfiles repository in $HOME: a plain folder below it is its own workspace.
+  fs::create_directories(home + "/.git");
+  fs::create_directories(home + "/notes");
+  auto below = DefaultSettings(home + "/notes", Env({{"HOME", home}}));
+  ASSERT_TRUE(below.ok());
+  EXPECT_EQ(below->workspace, home + "/notes");
+  EXPECT_TRUE(Has(below->secrets, home + "/.ssh"));
+  EXPECT_TRUE(Has(below->secrets, home + "/.ikigai"));
+}
+
+TEST(WorkspaceTest, RuntimeDirAndWritableRoots) {
+  TempDir dir;
+  const std::string base = fs::canonical(dir.path()).string();
+  fs::create_directories(base + "/extra");
+  auto s = DefaultSettings(base, Env({{"XDG_RUNTIME_DIR", "/run/user/1234"}}),
+                           {base + "/extra", base + "/missing"}, true);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->runtime_dir, "/run/user/1234");
+  EXPECT_TRUE(Has(s->extra_writable, base + "/extra"));
+  EXPECT_FALSE(Has(s->extra_writable, base + "/missing"));
+  EXPECT_TRUE(s->network);
+  auto no_xdg = DefaultSettings(base, Env({}));
+  ASSERT_TRUE(no_xdg.ok());
+  EXPECT_EQ(no_xdg->runtime_dir, "/run/user/" + std::to_string(::getuid()));
+}
+
+TEST(WorkspaceTest, RelativeOrMissingStartIsAnError) {
+  EXPECT_FALSE(DefaultSettings("relative/dir", Env({})).ok());
+  EXPECT_FALSE(DefaultSettings("/nonexistent/dir/x", Env({})).ok());
+}
+
+}  // namespace
+}  // namespace ikigai::sandbox
