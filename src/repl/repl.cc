@@ -53,10 +53,8 @@ bool Repl::Start() {
     display_.Error("ikigai: " + settings.error());
     return false;
   }
-  // TODO(issue 9): the question (Repl::Ask) does not yet get its answer from
-  // the line reader during a turn; until it does, "ask" refuses as in -p and
-  // the model is told which /permissions mode or rule would allow the call.
-  auto permissions = session::MakeApprovalPolicy(host_.config, options_.permissions, nullptr);
+  auto permissions = session::MakeApprovalPolicy(
+      host_.config, options_.permissions, [this](const session::Question& q) { return Ask(q); });
   if (!permissions) {
     display_.Error("ikigai: " + permissions.error());
     return false;
@@ -280,6 +278,13 @@ void Repl::ShowPermissions(const std::string& argument) {
 // y once, a always (a rule kept for this project), n no (optionally with a
 // reason for the model); Ctrl+C is no and stops the turn.
 session::Answer Repl::Ask(const session::Question& question) {
+  // Ctrl+C answers the question, as at the prompt, instead of cancelling
+  // the turn behind it; a kStop answer then stops the turn.
+  signals::SetTurn(nullptr);
+  struct TurnBack {
+    agent::Cancellation* turn;
+    ~TurnBack() { signals::SetTurn(turn); }
+  } turn_back{&cancellation_};
   display_.StopSpinner();
   display_.EndLine();
   display_.Warning("Allow " + session::SummarizeCall(question.call) + "?");

@@ -40,7 +40,7 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"userMessage": "repl-ask"},
    "response": {"toolCalls": [{"id": "call_ask", "name": "bash", "arguments": {"command": "touch approved.txt"}}]}},
   {"match": {"userMessage": "repl-stop"},
-   "response": {"toolCalls": [{"id": "call_stop", "name": "bash", "arguments": {"command": "touch stopped.txt"}}]}},
+   "response": {"toolCalls": [{"id": "call_stop", "name": "bash", "arguments": {"command": "mkdir stopped.d"}}]}},
   {"match": {"userMessage": "repl-stream"}, "latency": 700, "chunkSize": 6,
    "response": {"content": "alpha beta gamma delta epsilon zeta eta theta"}},
   {"match": {"userMessage": "repl-tool"},
@@ -565,6 +565,58 @@ TEST_F(ReplTest, PermissionsCommandShowsAndSwitchesTheMode) {
   EXPECT_TRUE(repl->Expect("Permission mode: ask")) << repl->Plain();
   repl->Send("/permissions auto\r");
   EXPECT_TRUE(repl->Expect("Permission mode set to auto")) << repl->Plain();
+  repl->Send("/quit\r");
+}
+
+// The question in ask mode: `n` with a reason refuses and tells the model
+// why; `y` runs the call once; `a` runs it and keeps a rule, so the same
+// command runs next time without a question; Ctrl+C refuses and stops the
+// turn.
+TEST_F(ReplTest, AskModeAsksAndTheAnswersDecide) {
+  Env env = ProviderEnv();
+  for (auto& [name, value] : env) {
+    if (name == "IKIGAI_PERMISSIONS") value = "ask";
+  }
+  auto repl = Start(env);
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+
+  repl->Send("repl-ask\r");
+  ASSERT_TRUE(repl->Expect("Allow bash: touch approved.txt?")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("allow? [y/a/n] ")) << repl->Plain();
+  repl->Send("n not in this folder\r");
+  ASSERT_TRUE(repl->Expect("Asked and answered.")) << repl->Plain();
+  EXPECT_FALSE(std::filesystem::exists(project() + "/approved.txt"));
+  const std::string refused = LastRequest()["messages"].back().dump();
+  EXPECT_NE(refused.find("PERMISSION_DENIED"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("not in this folder"), std::string::npos) << refused;
+
+  repl->Send("repl-ask\r");
+  ASSERT_TRUE(repl->Expect("allow? [y/a/n] ")) << repl->Plain();
+  repl->Send("y\r");
+  ASSERT_TRUE(repl->Expect("Asked and answered.")) << repl->Plain();
+  EXPECT_TRUE(std::filesystem::exists(project() + "/approved.txt"));
+  std::filesystem::remove(project() + "/approved.txt");
+
+  repl->Send("repl-ask\r");
+  ASSERT_TRUE(repl->Expect("allow? [y/a/n] ")) << repl->Plain();
+  repl->Send("a\r");
+  ASSERT_TRUE(repl->Expect("Asked and answered.")) << repl->Plain();
+  EXPECT_TRUE(std::filesystem::exists(project() + "/approved.txt"));
+  std::filesystem::remove(project() + "/approved.txt");
+  std::ifstream store(home() + "/.ikigai/projects.json");
+  const std::string kept((std::istreambuf_iterator<char>(store)), {});
+  EXPECT_NE(kept.find("bash(touch"), std::string::npos) << kept;
+  repl->Send("repl-ask\r");
+  ASSERT_TRUE(repl->Expect("Asked and answered.")) << "asked again:\n" << repl->Plain();
+  EXPECT_TRUE(std::filesystem::exists(project() + "/approved.txt"));
+
+  repl->Send("repl-stop\r");
+  ASSERT_TRUE(repl->Expect("allow? [y/a/n] ")) << repl->Plain();
+  repl->Send("\x03");
+  ASSERT_TRUE(repl->Expect("Interrupted.")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  EXPECT_FALSE(std::filesystem::exists(project() + "/stopped.d"));
   repl->Send("/quit\r");
 }
 
