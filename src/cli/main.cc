@@ -6,6 +6,7 @@
 //   ikigai tool list                the tools found, then discovery problems
 //   ikigai tool show NAME           a tool's path and schema
 //   ikigai tool call NAME [ARGS|-]  call a tool; print the wrapper the model sees
+//          [--sandbox]              (confined as the agent's calls are)
 //   ikigai tool check PATH...       check an executable against the protocol
 //   ikigai -p PROMPT                one-shot: stream the answer, run the tools
 //          [--provider P] [--model M] [--output text|json] [--resume [ID]]
@@ -26,6 +27,7 @@
 #include "repl/trust_prompt.h"
 #include "session/host_context.h"
 #include "session/tool_listing.h"
+#include "session/tool_sandbox.h"
 #include "session/trust.h"
 #include "toolcmd/tool_check.h"
 #include "toolcmd/tool_commands.h"
@@ -83,11 +85,25 @@ int Run(int argc, char** argv) {
   call->add_option("NAME", call_name, "Tool name, e.g. bash")->required();
   call->add_option("ARGS", call_args, "Arguments as a JSON object, or - to read them from stdin")
       ->capture_default_str();
+  bool call_sandboxed = false;
+  call->add_flag("--sandbox", call_sandboxed,
+                 "Run the tool in the sandbox the agent would use (by default a call by hand "
+                 "runs with your rights)");
 
   std::vector<std::string> check_paths;
   CLI::App* check = tool->add_subcommand(
       "check", "Check executables against the tool protocol; exit 1 if a rule is broken");
   check->add_option("PATH", check_paths, "Tool executables")->required();
+
+  // What the sandbox allows on this machine, worked out only for --help.
+  app.footer([] {
+    config::ConfigFiles files = config::DefaultConfigFiles();
+    files.project.clear();  // --help runs nothing of an untrusted folder
+    const auto config = config::LoadConfig(files);
+    auto sandbox = session::MakeSandbox(config ? *config : config::Config{});
+    return "\nSandbox on this machine (every mode but unrestricted; docs/security.md):\n  " +
+           (sandbox ? (*sandbox)->Summary() : sandbox.error()) + "\n";
+  });
 
   try {
     app.parse(argc, argv);
@@ -119,18 +135,23 @@ int Run(int argc, char** argv) {
     if (!trust_state.trusted && !trust_state.contents.empty())
       std::cerr << session::SkippedMessage(trust_state) << "\n";
     // The REPL discovers the tools in the background: its prompt comes first.
-    auto host = session::LoadHostConfig(trust_state);
+    auto host = session::LoadHostConfig(trust_state, {permissions_mode});
     if (!host) {
       std::cerr << "ikigai: " << host.error() << "\n";
       return 2;
     }
-    repl::ReplOptions options{{provider, model}, std::nullopt, IKIGAI_VERSION, permissions_mode};
+    repl::ReplOptions options{{provider, model}, std::nullopt, IKIGAI_VERSION};
     if (*resume_option) options.resume = resume_id;
     return repl::RunRepl(std::move(*host), options);
   }
   if (!trust_state.trusted && !trust_state.contents.empty())
     std::cerr << session::SkippedMessage(trust_state) << "\n";
-  auto host = session::LoadHostContext(trust_state);
+  session::HostOptions host_options{permissions_mode};
+  if (*tool) {
+    host_options.confine = call_sandboxed ? session::HostOptions::Confine::kAlways
+                                          : session::HostOptions::Confine::kNever;
+  }
+  auto host = session::LoadHostContext(trust_state, host_options);
   if (!host) {
     std::cerr << "ikigai: " << host.error() << "\n";
     return 2;
@@ -142,13 +163,13 @@ int Run(int argc, char** argv) {
       std::cerr << "ikigai: the prompt is empty. Give it as ikigai -p \"...\" or on stdin.\n";
       return 2;
     }
-    oneshot::OneShotOptions options{
-        prompt, output == "json", {provider, model}, std::nullopt, permissions_mode};
+    oneshot::OneShotOptions options{prompt, output == "json", {provider, model}, std::nullopt};
     if (*resume_option) options.resume = resume_id;
     return oneshot::RunOneShot(*host, options, std::cout, std::cerr);
   }
   if (*list) return session::ListTools(*host, std::cout);
   if (*show) return session::ShowTool(*host, show_name, std::cout, std::cerr);
+  if (!host->sandbox_notice.empty()) std::cerr << "ikigai: " << host->sandbox_notice << "\n";
   return toolcmd::CallTool(*host, call_name, call_args, std::cout);
 }
 

@@ -140,12 +140,24 @@ registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& opt
   std::vector<spawning::Job> jobs;
   jobs.reserve(winners.size());
   // --schema never needs credentials (DECISIONS §2): no secret at all.
-  const std::vector<std::string> env = spawning::ToolEnvironment({}, {});
+  // With a sandbox, under the read-only profile without network.
+  const sandbox::Confinement* confinement =
+      options.sandbox ? &options.sandbox->For({sandbox::Access::kReadOnly, false}) : nullptr;
+  const std::vector<std::string> env = spawning::ToolEnvironment(
+      confinement != nullptr
+          ? std::vector<std::pair<std::string, std::string>>{{"IKIGAI_SANDBOX",
+                                                              confinement->description}}
+          : std::vector<std::pair<std::string, std::string>>{},
+      {});
   for (const auto& [name, winner] : winners) {
     spawning::Job job;
     job.spawn.path = winner.candidate.path;
     job.spawn.argv = {winner.candidate.path, "--schema"};
     job.spawn.env = env;
+    if (confinement != nullptr) {
+      job.spawn.pre_exec = confinement->pre_exec;
+      job.spawn.pre_exec_context = confinement->context;
+    }
     job.spawn.pipe_stdin = false;
     job.stdout_limit = options.schema_limit;
     job.stderr_limit = 4096;

@@ -21,10 +21,12 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "registry/registry.h"
+#include "sandbox/sandbox.h"
 
 namespace ikigai::discovery {
 
@@ -41,6 +43,8 @@ Directories DefaultDirectories();
 struct DiscoveryOptions {
   std::chrono::milliseconds schema_timeout{1000};
   std::size_t schema_limit = 8 * 1024;
+  // Null: --schema runs unconfined; else under its read-only profile.
+  std::shared_ptr<sandbox::Sandbox> sandbox = nullptr;
 };
 
 // Scans the directories and asks every tool for its schema.

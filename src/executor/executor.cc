@@ -12,6 +12,7 @@
 #include "base/utf8.h"
 #include "protocol/parse_json.h"
 #include "protocol/wrapper.h"
+#include "sandbox/snapshot.h"
 #include "spawning/environment.h"
 #include "spawning/run_many.h"
 
@@ -172,7 +173,8 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
   std::vector<CallResult> results(calls.size());
   std::vector<spawning::Job> jobs;
   std::vector<std::size_t> job_call;  // jobs[k] runs calls[job_call[k]]
-  std::map<std::chrono::milliseconds::rep, std::vector<std::string>> env_by_timeout;
+  std::map<std::string, std::vector<std::string>> env_by_key;
+  std::vector<std::size_t> writing_calls;
 
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const Call& call = calls[i];
@@ -188,19 +190,37 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
       continue;
     }
     const Limits& limits = LimitsFor(call.tool);
-    const auto ms = limits.timeout.count();
-    auto env = env_by_timeout.find(ms);
-    if (env == env_by_timeout.end()) {
-      env = env_by_timeout
-                .emplace(
-                    ms, spawning::ToolEnvironment({{"IKIGAI_TOOL_DEADLINE_MS", std::to_string(ms)}},
-                                                  options_.env_passthrough))
+    const std::string deadline = std::to_string(limits.timeout.count());
+    const sandbox::Confinement* confinement = nullptr;
+    if (options_.sandbox) {
+      const std::optional<sandbox::Profile> profile =
+          options_.profile_for ? options_.profile_for(*tool, call) : sandbox::Profile{};
+      if (profile) {
+        confinement = &options_.sandbox->For(*profile);
+        if (profile->access == sandbox::Access::kWorkspaceWrite) writing_calls.push_back(i);
+      }
+    }
+    // Calls with the same deadline and profile share one environment.
+    const std::string env_key =
+        deadline + (confinement != nullptr ? "/" + confinement->description : "");
+    auto env = env_by_key.find(env_key);
+    if (env == env_by_key.end()) {
+      std::vector<std::pair<std::string, std::string>> overrides = {
+          {"IKIGAI_TOOL_DEADLINE_MS", deadline}};
+      if (confinement != nullptr)
+        overrides.emplace_back("IKIGAI_SANDBOX", confinement->description);
+      env = env_by_key
+                .emplace(env_key, spawning::ToolEnvironment(overrides, options_.env_passthrough))
                 .first;
     }
     spawning::Job job;
     job.spawn.path = tool->path;
     job.spawn.argv = {tool->path};
     job.spawn.env = env->second;
+    if (confinement != nullptr) {
+      job.spawn.pre_exec = confinement->pre_exec;
+      job.spawn.pre_exec_context = confinement->context;
+    }
     job.input = call.arguments.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     job.stdout_limit = limits.output_limit;
     job.stderr_limit = limits.stderr_limit;
@@ -209,11 +229,27 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     job_call.push_back(i);
   }
 
+  std::optional<sandbox::ProtectedSnapshot> before;
+  if (!writing_calls.empty())
+    before = sandbox::TakeSnapshot(options_.sandbox->settings().protected_paths);
   const std::vector<JobOutcome> outcomes = spawning::RunAll(jobs, cancel_fd);
   for (std::size_t k = 0; k < outcomes.size(); ++k) {
     CallResult& result = results[job_call[k]];
     result.wrapped = Wrap(result.tool, outcomes[k], LimitsFor(result.tool));
     result.elapsed = outcomes[k].elapsed;
+  }
+  if (before) {
+    const std::vector<std::string> changed = sandbox::ChangedPaths(
+        *before, sandbox::TakeSnapshot(options_.sandbox->settings().protected_paths));
+    if (!changed.empty()) {
+      for (std::size_t i : writing_calls) {
+        results[i].wrapped["protected_paths_changed"] = changed;
+        results[i].wrapped["warning"] =
+            "Protected paths changed during this batch of calls: git hooks, git config and "
+            ".ikigai/ run code later, so the user has been told. Do not change them; if a "
+            "change there is needed, ask the user to make it.";
+      }
+    }
   }
   return results;
 }

@@ -8,11 +8,20 @@
 // or a failure with TOOL_TIMEOUT, TOOL_CRASHED (exit code or signal, partial
 // stdout, stderr), INVALID_OUTPUT, OUTPUT_TOO_LARGE, INVALID_PARAMS.
 // The tool gets IKIGAI_TOOL_DEADLINE_MS in its environment.
+//
+// With a sandbox, each call's process enters the profile that profile_for
+// chooses (IKIGAI_SANDBOX describes it to the tool). Around a batch with a
+// writing call, the protected paths (.git/hooks, .git/config, .ikigai) are
+// fingerprinted; where something changed them (below tier 2 no mount keeps
+// them read-only), each writing call's result carries
+// "protected_paths_changed" so that the model and the user are told.
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +29,7 @@
 
 #include "protocol/wrapper.h"
 #include "registry/registry.h"
+#include "sandbox/sandbox.h"
 
 namespace ikigai::executor {
 
@@ -29,17 +39,25 @@ struct Limits {
   std::size_t stderr_limit = 8 * 1024;
 };
 
+struct Call {
+  std::string id;            // the model's call id, returned as is
+  std::string tool;          // tool name
+  nlohmann::json arguments;  // should be an object
+};
+
+// The sandbox profile for one call; nullopt runs it unconfined.
+using ProfileChooser =
+    std::function<std::optional<sandbox::Profile>(const registry::Tool&, const Call&)>;
+
 struct ExecutorOptions {
   Limits defaults;
   std::map<std::string, Limits, std::less<>> per_tool;  // by tool name
   // Secret-looking variables tools may see anyway (spawning/environment.h).
   std::vector<std::string> env_passthrough;
-};
-
-struct Call {
-  std::string id;            // the model's call id, returned as is
-  std::string tool;          // tool name
-  nlohmann::json arguments;  // should be an object
+  // Null: no sandbox. Without profile_for, every call gets the default
+  // profile (workspace-write, no network).
+  std::shared_ptr<sandbox::Sandbox> sandbox = nullptr;
+  ProfileChooser profile_for = nullptr;
 };
 
 struct CallResult {
@@ -52,6 +70,13 @@ struct CallResult {
 class Executor {
  public:
   explicit Executor(ExecutorOptions options) : options_(std::move(options)) {}
+  // Limits and environment from the configuration, with this sandbox.
+  Executor(const ExecutorOptions& base, std::shared_ptr<sandbox::Sandbox> sandbox,
+           ProfileChooser profile_for)
+      : options_(base) {
+    options_.sandbox = std::move(sandbox);
+    options_.profile_for = std::move(profile_for);
+  }
 
   // Runs the calls concurrently; results in the order of `calls`. A readable
   // `cancel_fd` stops the calls still running (wrapped as TOOL_TIMEOUT-like

@@ -69,14 +69,15 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
 
   registry::RegistryHolder registry;
   registry.Set(host.registry);
-  const executor::Executor executor(host.config.tools);
   // Nobody can answer a question here: "ask" means refused (PERMISSION_DENIED).
-  auto permissions = session::MakeApprovalPolicy(host.config, options.permissions, nullptr);
+  auto permissions = session::MakeApprovalPolicy(host, nullptr);
   if (!permissions) {
     err << "ikigai: " << permissions.error() << "\n";
     return 2;
   }
-  const agent::ComposedPrompt system_prompt = session::SystemPromptFor(agent_config);
+  const executor::Executor executor = session::ExecutorFor(host, [&] { return host.mode; });
+  if (!host.sandbox_notice.empty()) err << "ikigai: " << host.sandbox_notice << "\n";
+  const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host, host.mode);
   if (!system_prompt.problem.empty()) err << "ikigai: warning: " << system_prompt.problem << "\n";
   agent::Agent agent(*provider, registry, executor,
                      session::AgentOptionsFor(agent_config, model, system_prompt.text),

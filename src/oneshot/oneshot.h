@@ -23,7 +23,6 @@ struct OneShotOptions {
   bool json_output = false;
   session::AgentFlags flags;
   std::optional<std::string> resume;  // a session id, or "" for the last one
-  std::string permissions;            // --permissions MODE, empty if not given
 };
 
 int RunOneShot(const session::HostContext& host, const OneShotOptions& options, std::ostream& out,

@@ -222,6 +222,9 @@ TEST_P(OneShotTest, TheRequestCarriesTheToolsTheSystemPromptWithAgentsMdAndTheMo
   const std::string system = body["messages"][0]["content"];
   EXPECT_TRUE(system.starts_with("You are ikigai")) << system;
   EXPECT_NE(system.find("bash fundamentals"), std::string::npos);
+  EXPECT_NE(system.find("Permission mode: auto (everything runs"), std::string::npos) << system;
+  EXPECT_NE(system.find("Sandbox: "), std::string::npos) << system;
+  EXPECT_NE(system.find("do not try to get around it"), std::string::npos) << system;
   EXPECT_TRUE(system.ends_with("# Project instructions (AGENTS.md)\nAlways answer in haiku.\n"))
       << system;
 }
@@ -280,7 +283,11 @@ TEST_P(OneShotTest, TheConfiguredSystemPromptModelAndProviderAreUsed) {
   EXPECT_EQ(run.exit_code, 0) << run.err;
   const auto requests = Requests();
   ASSERT_EQ(requests.size(), 1u);
-  EXPECT_EQ(requests[0]["messages"][0]["content"], "You are a test double.");
+  // The configured prompt, then what the mode and the sandbox allow.
+  const std::string system = requests[0]["messages"][0]["content"];
+  EXPECT_TRUE(system.starts_with("You are a test double.\n\n# Permissions and sandbox\n"))
+      << system;
+  EXPECT_EQ(system.find("Not wanted"), std::string::npos) << system;
   EXPECT_EQ(requests[0]["model"], "model-from-env");
   EXPECT_EQ(requests[0]["max_tokens"], 321);
 }

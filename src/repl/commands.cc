@@ -15,6 +15,8 @@ const std::vector<Command>& Commands() {
       {CommandId::kPermissions, "permissions", "/permissions [MODE]",
        "show the permission mode, or switch to read-only, ask, auto-edit, auto or unrestricted",
        Arguments::kOptional},
+      {CommandId::kStatus, "status", "/status",
+       "the model, the permission mode and what the sandbox allows", Arguments::kNone},
       {CommandId::kClear, "clear", "/clear", "start a new conversation (and a new session log)",
        Arguments::kNone},
       {CommandId::kHelp, "help", "/help", "this help", Arguments::kNone},

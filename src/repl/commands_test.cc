@@ -29,7 +29,8 @@ TEST(Commands, MessagesAreNotCommands) {
 }
 
 TEST(Commands, TheTableHasEveryCommandOfTheSpecification) {
-  for (const char* name : {"tool", "refresh", "help", "clear", "model", "quit"}) {
+  for (const char* name :
+       {"tool", "refresh", "help", "clear", "model", "permissions", "status", "quit"}) {
     const Command* command = FindCommand(name);
     ASSERT_NE(command, nullptr) << name;
     EXPECT_EQ(command->name, name);

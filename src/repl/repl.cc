@@ -10,6 +10,7 @@
 
 #include "permissions/policy.h"
 #include "session/call_summary.h"
+#include "session/tool_sandbox.h"
 
 #include "repl/signals.h"
 #include "session/tool_listing.h"
@@ -36,8 +37,10 @@ Repl::Repl(session::HostContext host, ReplOptions options, LineReader& reader, D
       options_(std::move(options)),
       reader_(reader),
       display_(display),
-      discovery_(host_.directories, session::DiscoveryOptionsFor(host_.config)),
-      executor_(host_.config.tools) {}
+      discovery_(host_.directories, session::DiscoveryOptionsFor(host_)),
+      executor_(session::ExecutorFor(host_, [this] { return Mode(); })) {}
+
+permissions::Mode Repl::Mode() const { return permissions_ ? permissions_->mode() : host_.mode; }
 
 Repl::~Repl() = default;
 
@@ -53,8 +56,8 @@ bool Repl::Start() {
     display_.Error("ikigai: " + settings.error());
     return false;
   }
-  auto permissions = session::MakeApprovalPolicy(
-      host_.config, options_.permissions, [this](const session::Question& q) { return Ask(q); });
+  auto permissions =
+      session::MakeApprovalPolicy(host_, [this](const session::Question& q) { return Ask(q); });
   if (!permissions) {
     display_.Error("ikigai: " + permissions.error());
     return false;
@@ -77,6 +80,7 @@ bool Repl::Start() {
   if (!options_.version.empty()) banner += " " + options_.version;
   banner += ": " + model_ + " (" + provider_kind_ + "). Type /help for the commands; Ctrl+D quits.";
   display_.Notice(banner);
+  if (!host_.sandbox_notice.empty()) display_.Warning(host_.sandbox_notice);
   if (settings->api_key.empty()) {
     missing_key_ = session::MissingKeyMessage(settings->kind);
     display_.Warning("Note: " + missing_key_);
@@ -212,6 +216,11 @@ bool Repl::RunCommand(const Command& command, const std::string& argument) {
     case CommandId::kPermissions:
       ShowPermissions(argument);
       return true;
+    case CommandId::kStatus:
+      display_.Output("Model: " + model_ + " (" + provider_kind_ + ")\n" +
+                      session::PermissionsSummary(Mode(), host_.sandbox.get()) + "\n" +
+                      (log_ ? "Session: " + log_->id() + "\n" : std::string()));
+      return true;
     case CommandId::kClear:
       Clear();
       return true;
@@ -237,7 +246,7 @@ void Repl::Refresh() {
   }
   display_.Spin("discovering tools");
   auto registry = std::make_shared<const registry::Registry>(
-      discovery::Discover(host_.directories, session::DiscoveryOptionsFor(host_.config)));
+      discovery::Discover(host_.directories, session::DiscoveryOptionsFor(host_)));
   display_.StopSpinner();
   registry_.Set(registry);
   display_.Output("Tool registry refreshed: " + std::to_string(registry->tools().size()) +
@@ -265,6 +274,17 @@ void Repl::ShowPermissions(const std::string& argument) {
       display_.Error("Unknown mode '" + argument + "': use one of " +
                      std::string(permissions::kModeNames) + ".");
       return;
+    }
+    if (host_.sandbox) {
+      if (const std::string refusal = session::ModeRefusal(*host_.sandbox, *mode);
+          !refusal.empty()) {
+        display_.Error(refusal);
+        return;
+      }
+      if (const std::string notice = session::SandboxNotice(*host_.sandbox, *mode);
+          !notice.empty() && session::SandboxNotice(*host_.sandbox, Mode()).empty()) {
+        display_.Warning(notice);
+      }
     }
     permissions_->SetMode(*mode);
   }
@@ -348,7 +368,7 @@ void Repl::Send(const std::string& message) {
         display_.Warning("Warning: the session will not be saved: " + created.error());
       }
     }
-    const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host_.config.agent);
+    const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host_, Mode());
     if (!system_prompt.problem.empty()) display_.Warning("Warning: " + system_prompt.problem);
     agent_ = std::make_unique<agent::Agent>(
         *provider_, registry_, executor_,

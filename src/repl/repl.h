@@ -29,7 +29,6 @@ struct ReplOptions {
   session::AgentFlags flags;
   std::optional<std::string> resume;  // a session id, or "" for the last one
   std::string version;                // for the banner
-  std::string permissions;            // --permissions MODE, empty if not given
 };
 
 class Repl {
@@ -59,6 +58,8 @@ class Repl {
   void Farewell();
   session::Answer Ask(const session::Question& question);
   void ShowPermissions(const std::string& argument);
+  // The permission mode now (the policy's, once the session started).
+  permissions::Mode Mode() const;
 
   session::HostContext host_;
   ReplOptions options_;

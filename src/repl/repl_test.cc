@@ -565,6 +565,30 @@ TEST_F(ReplTest, PermissionsCommandShowsAndSwitchesTheMode) {
   EXPECT_TRUE(repl->Expect("Permission mode: ask")) << repl->Plain();
   repl->Send("/permissions auto\r");
   EXPECT_TRUE(repl->Expect("Permission mode set to auto")) << repl->Plain();
+  repl->Send("/status\r");
+  EXPECT_TRUE(repl->Expect("Model: gpt-4.1 (openai)\nPermission mode: auto")) << repl->Plain();
+  EXPECT_TRUE(repl->Expect("Sandbox: ")) << repl->Plain();
+  repl->Send("/quit\r");
+}
+
+// Without Landlock (simulated) the REPL warns once, and refuses to switch to
+// auto, which would run everything unconfined without asking.
+TEST_F(ReplTest, WithoutLandlockAutoIsRefusedAndTheWarningComesOnce) {
+  Env env = ProviderEnv();
+  for (auto& [name, value] : env) {
+    if (name == "IKIGAI_PERMISSIONS") value = "ask";
+  }
+  env.emplace_back("IKIGAI_TEST_LANDLOCK_ABI", "0");
+  auto repl = Start(env);
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("no Landlock, so tool calls run unconfined")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  repl->Send("/permissions auto\r");
+  EXPECT_TRUE(repl->Expect("--permissions auto runs every call without asking")) << repl->Plain();
+  repl->Send("/permissions\r");
+  EXPECT_TRUE(repl->Expect("Permission mode: ask")) << repl->Plain();
+  repl->Send("/status\r");
+  EXPECT_TRUE(repl->Expect("Sandbox: none: Landlock is not available")) << repl->Plain();
   repl->Send("/quit\r");
 }
 

@@ -2,6 +2,8 @@
 // bash tool, a small C helper) under the real kernel, per tier and Landlock
 // ABI, judged by effects outside the child (files, what listeners in this
 // process received, whether a sibling process survived), never by exit codes.
+// The third runner is the whole product: `ikigai -p --permissions auto`
+// against aimock, whose model asks the bash tool to run the case.
 // Every escape must fail under the sandbox and succeed without it; every
 // piece of normal work must succeed in both. What a mode cannot stop is
 // skipped explicitly, with the reason printed.
@@ -24,6 +26,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "providers/testing/aimock_server.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/snapshot.h"
 #include "spawning/run_many.h"
@@ -34,7 +37,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-enum class Runner { kShell, kBashTool };
+enum class Runner { kShell, kBashTool, kIkigai };
+
+// The model of the kIkigai runner: one bash call running the case, then "done".
+std::string EscapeFixtures(const std::string& script) {
+  const toolkit::Json call = {{"id", "call_escape"},
+                              {"name", "bash"},
+                              {"arguments", {{"command", script}, {"timeout_seconds", 100}}}};
+  return toolkit::Json{
+      {"fixtures",
+       {{{"match", {{"toolCallId", "call_escape"}}}, {"response", {{"content", "done"}}}},
+        {{"match", {{"userMessage", "escape"}}}, {"response", {{"toolCalls", {call}}}}}}}}
+      .dump();
+}
 
 struct Mode {
   const char* name;
@@ -116,6 +131,9 @@ struct Case {
 
 class EscapeBattery : public ::testing::TestWithParam<Mode> {
  protected:
+  static void SetUpTestSuite() { aimock_.Start(EscapeFixtures("true")); }
+  static void TearDownTestSuite() { aimock_.Stop(); }
+
   void SetUp() override {
     const Mode& m = GetParam();
     ::unsetenv("IKIGAI_TEST_LANDLOCK_ABI");
@@ -141,6 +159,10 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
     Write(ws_ + "/.git/config", "[core]\n");
     Write(ws_ + "/.git/HEAD", "ref: refs/heads/main\n");
     Write(home_ + "/.ssh/id_rsa", "PRIVATE-KEY-MATERIAL\n");
+    fs::create_directories(home_ + "/.ikigai/tools");
+    Write(home_ + "/.ikigai/config.json", "{\"openai\": {\"api_key\": \"KEY-IN-CONFIG\"}}\n");
+    Write(home_ + "/.ikigai/tools/mine-tool", "#!/bin/sh\necho user-tool-ran\n");
+    fs::permissions(home_ + "/.ikigai/tools/mine-tool", fs::perms::owner_all);
     Write(home_ + "/.bashrc", "# bashrc\n");
     for (const char* v : {"victim", "hardlink", "rename", "link", "truncate"}) {
       Write(out_ + "/" + v, "original\n");
@@ -233,6 +255,7 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
   // Runs `script` as the mode says; returns what the child printed.
   std::string Run(const std::string& script) {
     const Mode& m = GetParam();
+    if (m.runner == Runner::kIkigai) return RunIkigai(script);
     spawning::Job job;
     job.timeout = std::chrono::milliseconds(120000);
     std::vector<std::pair<std::string, std::string>> env = {
@@ -255,6 +278,34 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
     }
     const auto outcome = spawning::RunAll({job}).front();
     EXPECT_EQ(outcome.end, spawning::JobEnd::kExited) << outcome.spawn_error << outcome.err;
+    return outcome.out + outcome.err;
+  }
+
+  // Through `ikigai -p` in auto mode (unrestricted when bare), in the
+  // workspace, with this test's home, temp and runtime directories; ikigai
+  // builds its own sandbox from them, as for a user.
+  std::string RunIkigai(const std::string& script) {
+    auto server = aimock_.Reset(EscapeFixtures(script));
+    EXPECT_TRUE(server) << server.error();
+    if (!server) return "";
+    spawning::Job job;
+    job.timeout = std::chrono::milliseconds(120000);
+    job.spawn.path = IKIGAI_BIN;
+    job.spawn.argv = {"ikigai", "-p", "escape", "--output", "json"};
+    job.spawn.env = spawning::EnvironmentWith(
+        {{"HOME", home_},
+         {"TMPDIR", tmp_},
+         {"XDG_RUNTIME_DIR", run_},
+         {"PATH", "/usr/bin:/bin"},
+         {"OPENAI_API_KEY", providers::testing::AimockServer::kApiKey},
+         {"OPENAI_BASE_URL", (*server)->openai_base_url()},
+         {"IKIGAI_PROVIDER", "openai"},
+         {"NO_PROXY", "127.0.0.1"},
+         {"IKIGAI_PERMISSIONS", GetParam().bare ? "unrestricted" : "auto"}});
+    job.spawn.cwd = ws_;
+    const auto outcome = spawning::RunAll({job}).front();
+    EXPECT_EQ(outcome.end, spawning::JobEnd::kExited) << outcome.spawn_error << outcome.err;
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.out << outcome.err;
     return outcome.out + outcome.err;
   }
 
@@ -302,6 +353,9 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
          [=, this] { return Exists(o + "/py"); }, need_landlock},
         {"read ~/.ssh/id_rsa", "cat \"$HOME/.ssh/id_rsa\" > stolen", true,
          [=, this] { return Read(w + "/stolen").find("PRIVATE-KEY") != std::string::npos; },
+         need_landlock},
+        {"read ~/.ikigai/config.json", "cat \"$HOME/.ikigai/config.json\" > stolen-config", true,
+         [=, this] { return Read(w + "/stolen-config").find("KEY-IN") != std::string::npos; },
          need_landlock},
         {"write .git/hooks",
          "umount " + w + "/.git/hooks 2>/dev/null; echo pwned > .git/hooks/pre-commit", true,
@@ -359,6 +413,8 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
            return ls.find(".bashrc") != std::string::npos && ls.find(".ssh") != std::string::npos &&
                   ls.find("# bashrc") != std::string::npos;
          }},
+        {"run a user tool from ~/.ikigai/tools", "\"$HOME/.ikigai/tools/mine-tool\" > mine", false,
+         [=, this] { return Read(w + "/mine") == "user-tool-ran\n"; }},
         {"write, rename and remove in the workspace",
          "mkdir -p sub && echo ok > sub/a && mv sub/a b && cp b c && rm c && ln b d && mv inside "
          "sub/inside",
@@ -398,6 +454,7 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
     return cases;
   }
 
+  static inline providers::testing::SuiteAimock aimock_;
   Support support_;
   std::unique_ptr<Sandbox> sandbox_;
   std::string root_, ws_, home_, out_, run_, tmp_, abstract_name_;
@@ -444,11 +501,15 @@ TEST_P(EscapeBattery, EscapesFailAndNormalWorkWorks) {
     } else if (c.protected_path && tier < 2) {
       // No bind mount below tier 2: the snapshot check must see it.
       EXPECT_FALSE(changes.empty()) << c.name << ": the snapshot check missed it";
+      if (m.runner == Runner::kIkigai) {
+        EXPECT_NE(output.find("protected_paths_changed"), std::string::npos)
+            << c.name << ": ikigai did not report it:\n"
+            << output;
+      }
       std::cout << "  caught by the snapshot check: " << c.name << "\n";
     } else {
       EXPECT_FALSE(happened) << c.name << " escaped the sandbox:\n" << output;
-      if (!happened && m.runner == Runner::kBashTool &&
-          c.name == "write an absolute path outside") {
+      if (!happened && m.runner != Runner::kShell && c.name == "write an absolute path outside") {
         EXPECT_NE(output.find("sandbox_hint"), std::string::npos) << output;
       }
     }
@@ -467,6 +528,12 @@ const Mode kModes[] = {
     {"Tier1_Abi2_Shell", false, "2", true, 1, Runner::kShell},
     {"Tier1_Abi1_Shell", false, "1", true, 1, Runner::kShell},
     {"Tier0_NoLandlock_Shell", false, "0", false, 0, Runner::kShell},
+    // ikigai -p: unrestricted, then auto per tier (auto refuses to start
+    // without Landlock: oneshot_test.cc checks that).
+    {"Bare_Ikigai", true, nullptr, false, -1, Runner::kIkigai},
+    {"Tier2_KernelAbi_Ikigai", false, nullptr, false, 2, Runner::kIkigai},
+    {"Tier2_Abi2_Ikigai", false, "2", false, 2, Runner::kIkigai},
+    {"Tier1_KernelAbi_Ikigai", false, nullptr, true, 1, Runner::kIkigai},
 };
 
 INSTANTIATE_TEST_SUITE_P(Modes, EscapeBattery, ::testing::ValuesIn(kModes),

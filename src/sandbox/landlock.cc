@@ -66,8 +66,16 @@ std::string RealPath(const std::string& path) {
 Result<bool, std::string> AddReadable(int ruleset, const RulesetSpec& spec) {
   std::set<std::string> secrets, ancestors;
   for (const auto& s : spec.secrets) {
+    // A secret that does not exist yet stays unreadable once created: its
+    // parent's entries are then granted one by one as for any secret.
     std::string real = RealPath(s);
-    if (real.empty() || real == "/") continue;
+    if (real.empty()) {
+      const auto slash = s.rfind('/');
+      const std::string parent = slash == std::string::npos ? "" : RealPath(s.substr(0, slash));
+      if (parent.empty()) continue;
+      real = Join(parent, s.substr(slash + 1).c_str());
+    }
+    if (real == "/") continue;
     secrets.insert(real);
     for (std::size_t slash = real.rfind('/'); slash != std::string::npos;
          slash = slash == 0 ? std::string::npos : real.rfind('/', slash - 1)) {

@@ -152,10 +152,10 @@ const Confinement& Sandbox::For(Profile profile) {
 std::string Sandbox::Summary() const {
   const int t = tier();
   if (t == 0) {
-    return "no sandbox: Landlock is not available, so tools run with your full rights (only "
+    return "none: Landlock is not available, so tools run with your full rights (only "
            "no_new_privs and seccomp apply)";
   }
-  std::string s = "sandbox tier " + std::to_string(t) + " (Landlock ABI " +
+  std::string s = "tier " + std::to_string(t) + " (Landlock ABI " +
                   std::to_string(support_.landlock_abi) +
                   (t == 2 ? " and namespaces" : ", " + support_.no_userns_reason) +
                   "): writable: " + Joined(WritableRoots(Access::kWorkspaceWrite)) +

@@ -66,7 +66,8 @@ class Sandbox {
   const Confinement& For(Profile profile);
 
   int tier() const;
-  // One human line: what is writable, readable, network, tier.
+  // One human line: the tier, what is writable, readable, the network
+  // ("tier 2 (Landlock ABI 7 and namespaces): writable: ...; network: ...").
   std::string Summary() const;
   const Settings& settings() const { return settings_; }
   const Support& support() const { return support_; }

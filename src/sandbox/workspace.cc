@@ -96,29 +96,15 @@ EnvLookup ProcessEnvironment() {
 std::vector<std::string> DefaultSecrets(const std::string& home) {
   std::vector<std::string> secrets;
   if (home.empty() || home == "/") return secrets;
-  for (const char* name : {".ssh",
-                           ".aws",
-                           ".gnupg",
-                           ".ikigai",
-                           ".config/gh",
-                           ".netrc",
-                           ".docker",
-                           ".kube",
-                           ".password-store",
-                           ".git-credentials",
-                           ".config/gcloud",
-                           ".azure",
-                           ".npmrc",
-                           ".pypirc",
-                           ".cargo/credentials.toml",
-                           ".config/hub",
-                           ".local/share/keyrings",
-                           ".pki",
-                           ".vault-token",
-                           ".terraform.d/credentials.tfrc.json",
-                           ".mozilla",
-                           ".config/google-chrome",
-                           ".config/chromium"}) {
+  for (const char* name :
+       {".ssh", ".aws", ".gnupg",
+        // ikigai's keys, conversations and history; its
+        // tools (~/.ikigai/tools) stay readable.
+        ".ikigai/config.json", ".ikigai/sessions", ".ikigai/history", ".config/gh", ".netrc",
+        ".docker", ".kube", ".password-store", ".git-credentials", ".config/gcloud", ".azure",
+        ".npmrc", ".pypirc", ".cargo/credentials.toml", ".config/hub", ".local/share/keyrings",
+        ".pki", ".vault-token", ".terraform.d/credentials.tfrc.json", ".mozilla",
+        ".config/google-chrome", ".config/chromium"}) {
     secrets.push_back(home + "/" + name);
   }
   return secrets;

@@ -102,7 +102,9 @@ TEST(WorkspaceTest, RootAndHomeAreNeverTheWorkspace) {
   ASSERT_TRUE(below.ok());
   EXPECT_EQ(below->workspace, home + "/notes");
   EXPECT_TRUE(Has(below->secrets, home + "/.ssh"));
-  EXPECT_TRUE(Has(below->secrets, home + "/.ikigai"));
+  EXPECT_TRUE(Has(below->secrets, home + "/.ikigai/config.json"));
+  EXPECT_TRUE(Has(below->secrets, home + "/.ikigai/sessions"));
+  EXPECT_FALSE(Has(below->secrets, home + "/.ikigai")) << "user tools live in ~/.ikigai/tools";
 }
 
 TEST(WorkspaceTest, RuntimeDirAndWritableRoots) {

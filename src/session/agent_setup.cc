@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "agent/system_prompt.h"
+#include "session/tool_sandbox.h"
 
 namespace ikigai::session {
 
@@ -33,9 +34,14 @@ std::string ModelFor(const config::AgentConfig& agent, const AgentFlags& flags,
   return provider == "openai" ? "gpt-4.1" : "claude-sonnet-4-5";
 }
 
-agent::ComposedPrompt SystemPromptFor(const config::AgentConfig& agent) {
+agent::ComposedPrompt SystemPromptFor(const HostContext& host, permissions::Mode mode) {
+  const config::AgentConfig& agent = host.config.agent;
   const std::string base =
-      agent.system_prompt.empty() ? agent::DefaultSystemPrompt() : agent.system_prompt;
+      (agent.system_prompt.empty() ? agent::DefaultSystemPrompt() : agent.system_prompt) +
+      "\n\n# Permissions and sandbox\n" + PermissionsSummary(mode, host.sandbox.get()) +
+      "\nA call refused with PERMISSION_DENIED or SANDBOX_DENIED, or a command failing with "
+      "\"Permission denied\", \"Read-only file system\" or a network error under the sandbox, "
+      "is a decision of the user: do not try to get around it; say what you need instead.\n";
   if (!agent.agents_md) return {base, ""};
   char cwd[4096];
   if (::getcwd(cwd, sizeof cwd) == nullptr) return {base, ""};

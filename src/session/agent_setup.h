@@ -11,6 +11,7 @@
 #include "agent/system_prompt.h"
 #include "config/config.h"
 #include "providers/provider.h"
+#include "session/host_context.h"
 
 namespace ikigai::session {
 
@@ -28,9 +29,10 @@ Result<providers::ProviderSettings, std::string> ProviderSettingsFor(
 std::string ModelFor(const config::AgentConfig& agent, const AgentFlags& flags,
                      const std::string& provider);
 
-// The system prompt: configured or default, plus ./AGENTS.md if enabled
-// (`problem` says why AGENTS.md was left out or cut: show it once).
-agent::ComposedPrompt SystemPromptFor(const config::AgentConfig& agent);
+// The system prompt: configured or default, what the permission mode and
+// the sandbox allow, plus ./AGENTS.md if enabled (`problem` says why
+// AGENTS.md was left out or cut: show it once).
+agent::ComposedPrompt SystemPromptFor(const HostContext& host, permissions::Mode mode);
 
 // The agent's options: this model, the system prompt, the configured limits.
 agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model,

@@ -2,10 +2,9 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
-
+#include "sandbox/workspace.h"
 #include "session/edit_preview.h"
+#include "session/tool_sandbox.h"
 
 namespace ikigai::session {
 
@@ -20,15 +19,8 @@ ApprovalPolicy::ApprovalPolicy(permissions::Mode mode, permissions::Rules rules,
 agent::Permission ApprovalPolicy::Decide(const providers::ToolCall& call,
                                          const registry::Tool* tool) {
   if (tool == nullptr) return {true, "", false};  // the executor answers TOOL_NOT_FOUND
-  permissions::CallFacts facts{
-      call.name,
-      nlohmann::json::parse(call.arguments.empty() ? "{}" : call.arguments, nullptr, false), false,
-      false};
-  const nlohmann::json& annotations = tool->schema.annotations;
-  if (annotations.is_object()) {
-    facts.read_only_hint = annotations.value("readOnlyHint", false);
-    facts.open_world_hint = annotations.value("openWorldHint", false);
-  }
+  const permissions::CallFacts facts = CallFactsFor(
+      *tool, nlohmann::json::parse(call.arguments.empty() ? "{}" : call.arguments, nullptr, false));
   const permissions::Decision decision = permissions::Decide(facts, mode_, rules_, place_);
   switch (decision.verdict) {
     case permissions::Verdict::kAllow:
@@ -73,45 +65,27 @@ agent::Permission ApprovalPolicy::Decide(const providers::ToolCall& call,
           false};
 }
 
-std::string FindWorkspace(const std::string& cwd, const std::string& home) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  const fs::path start = fs::weakly_canonical(cwd, error);
-  const fs::path home_path = home.empty() ? fs::path() : fs::weakly_canonical(home, error);
-  fs::path found = start;
-  for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
-    if (fs::exists(dir / ".git", error)) {
-      found = dir;
-      break;
-    }
-    if (dir == dir.root_path()) break;
-  }
-  if (found == found.root_path() || (!home_path.empty() && found == home_path)) return "";
-  return found.string();
-}
-
-Result<std::unique_ptr<ApprovalPolicy>, std::string> MakeApprovalPolicy(
-    const config::Config& config, const std::string& flag, Asker asker) {
-  const std::string name = flag.empty() ? config.permissions.mode : flag;
-  const auto mode = permissions::ParseMode(name);
-  if (!mode) {
-    return Err("--permissions " + name + ": must be one of " +
-               std::string(permissions::kModeNames));
-  }
+Result<std::unique_ptr<ApprovalPolicy>, std::string> MakeApprovalPolicy(const HostContext& host,
+                                                                        Asker asker) {
   char cwd[4096];
   const std::string here = ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".";
-  const char* home = std::getenv("HOME");
-  permissions::Place place{FindWorkspace(here, home != nullptr ? home : ""), here};
+  std::string workspace;
+  if (host.sandbox) {
+    workspace = host.sandbox->settings().workspace;
+  } else if (auto settings = sandbox::DefaultSettings(here, sandbox::ProcessEnvironment())) {
+    workspace = settings->workspace;
+  }
+  permissions::Place place{workspace, here};
   ProjectStore store(ProjectStore::DefaultPath());
-  std::vector<std::string> allow = config.permissions.allow;
+  std::vector<std::string> allow = host.config.permissions.allow;
   if (!place.workspace.empty()) {
     if (auto kept = store.AllowRules(place.workspace)) {
       allow.insert(allow.end(), kept->begin(), kept->end());
     }
   }
-  auto rules = permissions::ParseRules(allow, config.permissions.deny);
+  auto rules = permissions::ParseRules(allow, host.config.permissions.deny);
   if (!rules) return Err(std::move(rules).error());
-  return std::make_unique<ApprovalPolicy>(*mode, std::move(*rules), std::move(place),
+  return std::make_unique<ApprovalPolicy>(host.mode, std::move(*rules), std::move(place),
                                           std::move(asker), std::move(store));
 }
 

@@ -11,6 +11,7 @@
 #include "agent/permission.h"
 #include "config/config.h"
 #include "permissions/policy.h"
+#include "session/host_context.h"
 #include "session/project_store.h"
 
 namespace ikigai::session {
@@ -49,15 +50,10 @@ class ApprovalPolicy final : public agent::PermissionPolicy {
   ProjectStore store_;
 };
 
-// The workspace: the git top level above `cwd` (a `.git` directory or file,
-// found without running git), else `cwd`; never `/` or `home` (then empty:
-// no workspace, nothing counts as inside it).
-std::string FindWorkspace(const std::string& cwd, const std::string& home);
-
-// The policy for a session: the mode (`flag` if given, else the
-// configuration's), the configured rules plus those "always" answers kept
-// for this workspace. Errors name a bad rule or mode.
-Result<std::unique_ptr<ApprovalPolicy>, std::string> MakeApprovalPolicy(
-    const config::Config& config, const std::string& flag, Asker asker);
+// The policy for a session: the host's mode, the configured rules plus
+// those "always" answers kept for this workspace (the sandbox's, else the
+// working directory's). Errors name a bad rule.
+Result<std::unique_ptr<ApprovalPolicy>, std::string> MakeApprovalPolicy(const HostContext& host,
+                                                                        Asker asker);
 
 }  // namespace ikigai::session

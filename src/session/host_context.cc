@@ -5,9 +5,12 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "session/tool_sandbox.h"
+
 namespace ikigai::session {
 
-Result<HostContext, std::string> LoadHostConfig(const TrustState& trust) {
+Result<HostContext, std::string> LoadHostConfig(const TrustState& trust,
+                                                const HostOptions& options) {
   config::ConfigFiles files = config::DefaultConfigFiles();
   discovery::Directories directories = discovery::DefaultDirectories();
   if (!trust.trusted) {
@@ -16,21 +19,49 @@ Result<HostContext, std::string> LoadHostConfig(const TrustState& trust) {
   }
   auto config = config::LoadConfig(files);
   if (!config) return Err(std::move(config.error()));
-  return HostContext{std::move(*config), std::move(directories),
-                     std::make_shared<const registry::Registry>(), trust};
+  HostContext host{std::move(*config), std::move(directories),
+                   std::make_shared<const registry::Registry>(), trust};
+  const std::string& name =
+      options.permissions.empty() ? host.config.permissions.mode : options.permissions;
+  const auto mode = permissions::ParseMode(name);
+  if (!mode) {
+    return Err("--permissions " + name + ": must be one of " +
+               std::string(permissions::kModeNames));
+  }
+  host.mode = *mode;
+  if (options.confine == HostOptions::Confine::kNever) return host;
+  auto sandbox = MakeSandbox(host.config);
+  if (!sandbox) return Err(std::move(sandbox.error()));
+  host.sandbox = std::move(*sandbox);
+  if (options.confine == HostOptions::Confine::kAlways) {
+    // `ikigai tool call --sandbox`: confined whatever the configured mode.
+    host.sandbox_notice = SandboxNotice(*host.sandbox, permissions::Mode::kAuto);
+    return host;
+  }
+  if (std::string refusal = ModeRefusal(*host.sandbox, host.mode); !refusal.empty()) {
+    return Err(std::move(refusal));
+  }
+  host.sandbox_notice = SandboxNotice(*host.sandbox, host.mode);
+  return host;
 }
 
-discovery::DiscoveryOptions DiscoveryOptionsFor(const config::Config& config) {
+discovery::DiscoveryOptions DiscoveryOptionsFor(const HostContext& host) {
   discovery::DiscoveryOptions options;
-  options.schema_timeout = config.schema_timeout;
+  options.schema_timeout = host.config.schema_timeout;
+  if (host.mode != permissions::Mode::kUnrestricted) options.sandbox = host.sandbox;
   return options;
 }
 
-Result<HostContext, std::string> LoadHostContext(const TrustState& trust) {
-  auto context = LoadHostConfig(trust);
+executor::Executor ExecutorFor(const HostContext& host, std::function<permissions::Mode()> mode) {
+  return executor::Executor(host.config.tools, host.sandbox, ChooserFor(std::move(mode)));
+}
+
+Result<HostContext, std::string> LoadHostContext(const TrustState& trust,
+                                                 const HostOptions& options) {
+  auto context = LoadHostConfig(trust, options);
   if (!context) return context;
   context->registry = std::make_shared<const registry::Registry>(
-      discovery::Discover(context->directories, DiscoveryOptionsFor(context->config)));
+      discovery::Discover(context->directories, DiscoveryOptionsFor(*context)));
   return context;
 }
 

@@ -1,4 +1,5 @@
-// What every host command needs: the configuration and the tool registry.
+// What every host command needs: the configuration, the tool registry, the
+// permission mode and the sandbox the tools run in.
 #pragma once
 
 #include <memory>
@@ -7,28 +8,50 @@
 #include "base/result.h"
 #include "config/config.h"
 #include "discovery/discovery.h"
+#include "permissions/policy.h"
 #include "registry/registry.h"
+#include "sandbox/sandbox.h"
 #include "session/trust.h"
 
 namespace ikigai::session {
+
+struct HostOptions {
+  std::string permissions;  // --permissions; empty: the configuration's mode
+  // The agent's front ends confine tools by the mode (session/tool_sandbox.h);
+  // `ikigai tool` commands only with --sandbox.
+  enum class Confine { kByMode, kNever, kAlways } confine = Confine::kByMode;
+};
 
 struct HostContext {
   config::Config config;
   discovery::Directories directories;
   std::shared_ptr<const registry::Registry> registry;
   TrustState trust;
+  permissions::Mode mode = permissions::Mode::kAsk;
+  std::shared_ptr<sandbox::Sandbox> sandbox = nullptr;  // null: tools run unconfined
+  std::string sandbox_notice = {};                      // to say once at the start, if not empty
 };
 
-// Loads the configuration (errors name the file and key) and discovers the
-// tools. Untrusted, the project's config and tools are left out.
-Result<HostContext, std::string> LoadHostContext(const TrustState& trust);
+// Loads the configuration (errors name the file and key), decides the mode
+// and builds the sandbox, and discovers the tools. Untrusted, the project's
+// config and tools are left out. `auto` without Landlock is an error that
+// says what to use instead.
+Result<HostContext, std::string> LoadHostContext(const TrustState& trust,
+                                                 const HostOptions& options);
 
-// The configuration and the directories only, with an empty registry: for
-// the REPL, which discovers the tools in the background.
-Result<HostContext, std::string> LoadHostConfig(const TrustState& trust);
+// The same with an empty registry: for the REPL, which discovers the tools
+// in the background.
+Result<HostContext, std::string> LoadHostConfig(const TrustState& trust,
+                                                const HostOptions& options);
 
-// How discovery is configured (the schema timeout).
-discovery::DiscoveryOptions DiscoveryOptionsFor(const config::Config& config);
+// How discovery is configured: the schema timeout, and the sandbox unless
+// the mode is unrestricted.
+discovery::DiscoveryOptions DiscoveryOptionsFor(const HostContext& host);
+
+// The executor for the host's tools: limits and environment from the
+// configuration, each call confined by the host's sandbox under the mode
+// that `mode` reads at the call.
+executor::Executor ExecutorFor(const HostContext& host, std::function<permissions::Mode()> mode);
 
 // How a tool's path is shown: relative to the working directory when under
 // it, "~/..." when under the home directory, else absolute.

@@ -16,7 +16,10 @@ int CallTool(const session::HostContext& host, const std::string& name,
         protocol::wrapper_code::kInvalidParams,
         "The arguments are not valid JSON. Pass one JSON object, e.g. '{\"command\": \"ls\"}'.");
   } else {
-    const executor::Executor executor(host.config.tools);
+    // The user's own action: confined only with --sandbox (host.sandbox),
+    // then as if in auto mode: asked nothing, each call in its profile.
+    const executor::Executor executor =
+        session::ExecutorFor(host, [] { return permissions::Mode::kAuto; });
     auto results = executor.Run(*host.registry, {{"cli", name, std::move(parsed)}});
     wrapped = std::move(results.front().wrapped);
   }

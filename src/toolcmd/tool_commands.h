@@ -13,7 +13,8 @@
 namespace ikigai::toolcmd {
 
 // Calls a tool with `arguments` (JSON text) and prints the wrapper the model
-// would see; exit 0 when tool_success is true, 1 otherwise.
+// would see; exit 0 when tool_success is true, 1 otherwise. Confined when
+// the host has a sandbox (`--sandbox`).
 int CallTool(const session::HostContext& host, const std::string& name,
              const std::string& arguments, std::ostream& out);
 

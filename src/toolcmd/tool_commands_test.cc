@@ -128,6 +128,39 @@ TEST(IkigaiBinary, VersionAndHelp) {
   }
 }
 
+TEST(IkigaiBinary, HelpSaysWhatTheSandboxAllowsHere) {
+  TempDir home;
+  auto help = Ikigai({"--help"}, home);
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("Sandbox on this machine (every mode but unrestricted"),
+            std::string::npos)
+      << help.out;
+  EXPECT_TRUE(help.out.find("\n  tier ") != std::string::npos ||
+              help.out.find("\n  none: Landlock is not available") != std::string::npos)
+      << help.out;
+}
+
+// A call by hand is the user's own action: their rights, unless --sandbox.
+TEST(IkigaiBinary, ToolCallIsConfinedOnlyWithSandbox) {
+  TempDir home;
+  char outside[] = "/var/tmp/ikigai-tool-call-XXXXXX";  // /tmp is writable in the sandbox
+  ASSERT_NE(::mkdtemp(outside), nullptr);
+  const std::string target = std::string(outside) + "/written";
+  const std::string args = R"({"command": "echo x > )" + target + R"("})";
+  auto confined = Ikigai({"tool", "call", "--sandbox", "bash", args}, home);
+  const bool landlock = confined.err.find("no Landlock") == std::string::npos;
+  if (landlock) {
+    EXPECT_NE(::access(target.c_str(), F_OK), 0) << confined.out;
+    EXPECT_NE(confined.out.find("sandbox_hint"), std::string::npos) << confined.out;
+  }
+  auto plain = Ikigai({"tool", "call", "bash", args}, home);
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(::access(target.c_str(), F_OK), 0) << plain.out;
+  ::unlink(target.c_str());
+  ::rmdir(outside);
+  if (!landlock) GTEST_SKIP() << "no Landlock here: --sandbox cannot confine files";
+}
+
 TEST(IkigaiBinary, ListsTheSixCoreToolsAndUserAndProjectTools) {
   TempDir home;
   ::mkdir((home / ".ikigai").c_str(), 0755);
