@@ -85,6 +85,15 @@ class ReplTest : public ::testing::Test {
     return env;
   }
 
+  // The default mode, where commands ask (the others run in auto).
+  Env AskModeEnv() const {
+    Env env = ProviderEnv();
+    for (auto& [name, value] : env) {
+      if (name == "IKIGAI_PERMISSIONS") value = "ask";
+    }
+    return env;
+  }
+
   std::unique_ptr<PtySession> Start(const Env& env, const std::vector<std::string>& args = {}) {
     auto session =
         PtySession::Start(kIkigai, PtyOptions{.args = args, .env = env, .cwd = project()});
@@ -554,11 +563,7 @@ TEST_F(ReplTest, PipedInputRunsCommandsWithoutAPrompt) {
 
 // /permissions shows and switches the mode.
 TEST_F(ReplTest, PermissionsCommandShowsAndSwitchesTheMode) {
-  Env env = ProviderEnv();
-  for (auto& [name, value] : env) {
-    if (name == "IKIGAI_PERMISSIONS") value = "ask";
-  }
-  auto repl = Start(env);
+  auto repl = Start(AskModeEnv());
   ASSERT_TRUE(repl);
   ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
   repl->Send("/permissions\r");
@@ -574,10 +579,7 @@ TEST_F(ReplTest, PermissionsCommandShowsAndSwitchesTheMode) {
 // Without Landlock (simulated) the REPL warns once, and refuses to switch to
 // auto, which would run everything unconfined without asking.
 TEST_F(ReplTest, WithoutLandlockAutoIsRefusedAndTheWarningComesOnce) {
-  Env env = ProviderEnv();
-  for (auto& [name, value] : env) {
-    if (name == "IKIGAI_PERMISSIONS") value = "ask";
-  }
+  Env env = AskModeEnv();
   env.emplace_back("IKIGAI_TEST_LANDLOCK_ABI", "0");
   auto repl = Start(env);
   ASSERT_TRUE(repl);
@@ -597,11 +599,7 @@ TEST_F(ReplTest, WithoutLandlockAutoIsRefusedAndTheWarningComesOnce) {
 // command runs next time without a question; Ctrl+C refuses and stops the
 // turn.
 TEST_F(ReplTest, AskModeAsksAndTheAnswersDecide) {
-  Env env = ProviderEnv();
-  for (auto& [name, value] : env) {
-    if (name == "IKIGAI_PERMISSIONS") value = "ask";
-  }
-  auto repl = Start(env);
+  auto repl = Start(AskModeEnv());
   ASSERT_TRUE(repl);
   ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
 
