@@ -785,6 +785,10 @@ TEST(OneShotSummaryTest, CallsAndResultsAreSummarizedOnOneLine) {
   EXPECT_EQ(session::SummarizeResult(
                 WrappedJson::parse(R"({"tool_success": false, "error_code": "TOOL_TIMEOUT"})")),
             "TOOL_TIMEOUT");
+  EXPECT_EQ(
+      session::SummarizeResult(WrappedJson::parse(
+          R"({"tool_success": true, "result": {}, "protected_paths_changed": ["/w/.git/config"]})")),
+      "ok; WARNING: changed protected paths: /w/.git/config");
 }
 
 }  // namespace

@@ -65,7 +65,11 @@ Decision Decide(const CallFacts& call, Mode mode, const Rules& rules, const Plac
               "remove \"" + rule.text + "\" from permissions.deny"};
     }
   }
-  if (mode == Mode::kAuto || mode == Mode::kUnrestricted || IsReadOnlyCall(call)) {
+  // A tool that reaches the outside world (web_fetch, web_search) asks in
+  // ask mode even when it only reads: what it sends out is the question.
+  const bool asks_for_network = mode == Mode::kAsk && call.open_world_hint;
+  if (mode == Mode::kAuto || mode == Mode::kUnrestricted ||
+      (IsReadOnlyCall(call) && !asks_for_network)) {
     return {Verdict::kAllow, "", ""};
   }
   const std::string rule = RuleToAllow(call, place);

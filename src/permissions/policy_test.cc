@@ -59,6 +59,12 @@ TEST_F(PolicyTest, EveryRowOfTheTable) {
     EXPECT_EQ(Of(command, row.mode), row.other);
     EXPECT_EQ(Of(web, row.mode), row.other);
   }
+  // A read-only tool that reaches the outside world (web_search) still asks
+  // in ask mode; elsewhere it counts as read-only.
+  const CallFacts search{"web_search", {{"query", "x"}}, true, true};
+  EXPECT_EQ(Of(search, Mode::kAsk), Verdict::kAsk);
+  EXPECT_EQ(Of(search, Mode::kAutoEdit), Verdict::kAllow);
+  EXPECT_EQ(Of(search, Mode::kReadOnly), Verdict::kAllow);
 }
 
 TEST_F(PolicyTest, DenyBeatsAllowInEveryModeUnrestrictedIncluded) {

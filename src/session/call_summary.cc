@@ -50,6 +50,12 @@ std::string SummarizeResult(const protocol::WrappedJson& wrapped) {
     }
     if (result.value("truncated", false)) summary += ", truncated";
   }
+  // The executor's protected-path check (below sandbox tier 2).
+  if (const auto changed = wrapped.find("protected_paths_changed");
+      changed != wrapped.end() && changed->is_array()) {
+    summary += "; WARNING: changed protected paths:";
+    for (const auto& path : *changed) summary += " " + path.get<std::string>();
+  }
   return summary;
 }
 

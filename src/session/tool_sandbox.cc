@@ -50,8 +50,9 @@ std::string SandboxNotice(const sandbox::Sandbox& sandbox, permissions::Mode mod
   }
   if (sandbox.tier() == 1) {
     return "Note: sandbox tier 1 only (" + sandbox.support().no_userns_reason +
-           "): host Unix sockets are refused, and .git/hooks, .git/config and .ikigai/ are "
-           "checked after each writing call instead of being kept read-only.";
+           "): tools without network cannot reach host Unix sockets, and .git/hooks, "
+           ".git/config and .ikigai/ are checked after each writing call instead of being "
+           "kept read-only.";
   }
   return "";
 }
