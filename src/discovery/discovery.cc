@@ -5,7 +5,8 @@
 // project), a later directory's tool replacing an earlier one of the same
 // name, so that only winners are started. Every winner's "--schema" then
 // runs in one spawning::RunAll, which enforces the time and size limits;
-// the scan costs about as long as the slowest tool. Each outcome becomes a
+// the scan costs about as long as the slowest tool; those that time out
+// are asked once more with more time. Each outcome becomes a
 // Tool or a DiscoveryFailure with its reason.
 #include "discovery/discovery.h"
 
@@ -164,7 +165,23 @@ registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& opt
     job.timeout = options.schema_timeout;
     jobs.push_back(std::move(job));
   }
-  const std::vector<spawning::JobOutcome> outcomes = spawning::RunAll(jobs);
+  std::vector<spawning::JobOutcome> outcomes = spawning::RunAll(jobs);
+  // All started at once, a tool can miss its deadline only because the
+  // machine was busy (a first Python start on a loaded machine takes
+  // seconds). Those are asked once more, with thrice the time and only one
+  // another for company: a slow machine must not make a user's tools vanish.
+  std::vector<spawning::Job> retries;
+  std::vector<std::size_t> retried;
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    if (outcomes[k].end != spawning::JobEnd::kTimedOut) continue;
+    retries.push_back(std::move(jobs[k]));
+    retries.back().timeout = options.schema_timeout * 3;
+    retried.push_back(k);
+  }
+  if (!retries.empty()) {
+    std::vector<spawning::JobOutcome> second = spawning::RunAll(retries);
+    for (std::size_t r = 0; r < retried.size(); ++r) outcomes[retried[r]] = std::move(second[r]);
+  }
 
   std::vector<Tool> tools;
   std::size_t i = 0;

@@ -16,6 +16,19 @@
 namespace ikigai::discovery {
 namespace {
 
+// Providers accept tool names of ^[a-zA-Z0-9_-]{1,64}$ only, and one bad
+// name in a request makes them refuse the whole request.
+std::string NameProblem(const std::string& name) {
+  const bool valid =
+      name.size() <= 64 && std::all_of(name.begin(), name.end(), [](unsigned char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '-';
+      });
+  if (valid) return "";
+  return "invalid tool name: model providers accept only letters, digits, '_' and '-', at most "
+         "64 characters; rename the file";
+}
+
 struct DirCloser {
   void operator()(DIR* dir) const { ::closedir(dir); }
 };
@@ -68,6 +81,10 @@ Scan ScanDirectory(const std::string& dir) {
     std::string name = ToolNameFromFile(file);
     if (name.empty()) continue;
     std::string path = (dir.ends_with('/') ? dir : dir + "/") + file;
+    if (std::string why = NameProblem(name); !why.empty()) {
+      scan.failures.push_back({std::move(name), std::move(path), std::move(why)});
+      continue;
+    }
     if (std::string why = Unusable(::dirfd(handle.get()), file); !why.empty()) {
       scan.failures.push_back({std::move(name), std::move(path), std::move(why)});
       continue;

@@ -3,13 +3,18 @@
 // arguments not an object) are answered without a process.
 #include "executor/executor.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string_view>
 #include <utility>
 
 #include "base/utf8.h"
+#include "executor/call_order.h"
 #include "protocol/parse_json.h"
 #include "protocol/wrapper.h"
 #include "sandbox/snapshot.h"
@@ -149,7 +154,7 @@ json Wrap(std::string_view tool, const JobOutcome& o, const Limits& limits) {
     case JobEnd::kCancelled:
       return WithOutput(
           protocol::WrapFailure(kCancelled, Quoted(tool) + " was cancelled by the user; it was "
-                                                           "stopped."),
+                                                           "stopped or never started."),
           o, true, limits.stderr_limit);
     case JobEnd::kSpawnFailed:
       return protocol::WrapFailure(code::kToolCrashed,
@@ -159,6 +164,34 @@ json Wrap(std::string_view tool, const JobOutcome& o, const Limits& limits) {
   }
   std::fputs("ikigai: bug: unknown JobEnd\n", stderr);
   std::abort();
+}
+
+std::string CurrentDirectory() {
+  char* cwd = ::getcwd(nullptr, 0);
+  if (cwd == nullptr) return "/";
+  std::string dir(cwd);
+  std::free(cwd);
+  return dir;
+}
+
+bool HasReadOnlyHint(const registry::Tool& tool, const Call&) {
+  const nlohmann::json& annotations = tool.schema.annotations;
+  if (!annotations.is_object()) return false;
+  auto hint = annotations.find("readOnlyHint");
+  return hint != annotations.end() && hint->is_boolean() && hint->get<bool>();
+}
+
+CallAccess AccessOf(const Call& call, bool read_only, const std::string& cwd) {
+  CallAccess access;
+  access.writes = !read_only;
+  for (const char* name : {"file_path", "path"}) {
+    auto path = call.arguments.find(name);
+    if (path != call.arguments.end() && path->is_string()) {
+      access.path = NamedPath(path->get<std::string>(), cwd);
+      break;
+    }
+  }
+  return access;
 }
 
 }  // namespace
@@ -175,6 +208,10 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
   std::vector<std::size_t> job_call;  // jobs[k] runs calls[job_call[k]]
   std::map<std::string, std::vector<std::string>> env_by_key;
   std::vector<std::size_t> writing_calls;
+  std::vector<CallAccess> accesses;  // accesses[k] of jobs[k]
+  const std::string cwd = CurrentDirectory();
+  const ReadOnlyTest& is_read_only =
+      options_.is_read_only ? options_.is_read_only : ReadOnlyTest(HasReadOnlyHint);
 
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const Call& call = calls[i];
@@ -227,16 +264,30 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     job.timeout = limits.timeout;
     jobs.push_back(std::move(job));
     job_call.push_back(i);
+    accesses.push_back(AccessOf(call, is_read_only(*tool, call), cwd));
   }
 
   std::optional<sandbox::ProtectedSnapshot> before;
   if (!writing_calls.empty())
     before = sandbox::TakeSnapshot(options_.sandbox->settings().protected_paths);
-  const std::vector<JobOutcome> outcomes = spawning::RunAll(jobs, cancel_fd);
-  for (std::size_t k = 0; k < outcomes.size(); ++k) {
-    CallResult& result = results[job_call[k]];
-    result.wrapped = Wrap(result.tool, outcomes[k], LimitsFor(result.tool));
-    result.elapsed = outcomes[k].elapsed;
+  // One RunAll per wave; once cancelled, the later waves start nothing.
+  const std::vector<std::size_t> waves = AssignWaves(accesses);
+  const std::size_t wave_count =
+      waves.empty() ? 0 : *std::max_element(waves.begin(), waves.end()) + 1;
+  for (std::size_t wave = 0; wave < wave_count; ++wave) {
+    std::vector<spawning::Job> wave_jobs;
+    std::vector<std::size_t> wave_members;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      if (waves[k] != wave) continue;
+      wave_jobs.push_back(std::move(jobs[k]));
+      wave_members.push_back(k);
+    }
+    const std::vector<JobOutcome> outcomes = spawning::RunAll(wave_jobs, cancel_fd);
+    for (std::size_t m = 0; m < outcomes.size(); ++m) {
+      CallResult& result = results[job_call[wave_members[m]]];
+      result.wrapped = Wrap(result.tool, outcomes[m], LimitsFor(result.tool));
+      result.elapsed = outcomes[m].elapsed;
+    }
   }
   if (before) {
     const std::vector<std::string> changed = sandbox::ChangedPaths(

@@ -9,6 +9,10 @@
 // stdout, stderr), INVALID_OUTPUT, OUTPUT_TOO_LARGE, INVALID_PARAMS.
 // The tool gets IKIGAI_TOOL_DEADLINE_MS in its environment.
 //
+// Calls that may write are ordered against the calls they may touch
+// (call_order.h): a read-only tool (readOnlyHint, or what is_read_only
+// says) runs beside anything that does not write its path.
+//
 // With a sandbox, each call's process enters the profile that profile_for
 // chooses (IKIGAI_SANDBOX describes it to the tool). Around a batch with a
 // writing call, the protected paths (.git/hooks, .git/config, .ikigai) are
@@ -45,6 +49,9 @@ struct Call {
   nlohmann::json arguments;  // should be an object
 };
 
+// Whether a call only reads; by default the tool's readOnlyHint.
+using ReadOnlyTest = std::function<bool(const registry::Tool&, const Call&)>;
+
 // The sandbox profile for one call; nullopt runs it unconfined.
 using ProfileChooser =
     std::function<std::optional<sandbox::Profile>(const registry::Tool&, const Call&)>;
@@ -58,6 +65,7 @@ struct ExecutorOptions {
   // profile (workspace-write, no network).
   std::shared_ptr<sandbox::Sandbox> sandbox = nullptr;
   ProfileChooser profile_for = nullptr;
+  ReadOnlyTest is_read_only = nullptr;
 };
 
 struct CallResult {
@@ -72,15 +80,16 @@ class Executor {
   explicit Executor(ExecutorOptions options) : options_(std::move(options)) {}
   // Limits and environment from the configuration, with this sandbox.
   Executor(const ExecutorOptions& base, std::shared_ptr<sandbox::Sandbox> sandbox,
-           ProfileChooser profile_for)
+           ProfileChooser profile_for, ReadOnlyTest is_read_only)
       : options_(base) {
     options_.sandbox = std::move(sandbox);
     options_.profile_for = std::move(profile_for);
+    options_.is_read_only = std::move(is_read_only);
   }
 
-  // Runs the calls concurrently; results in the order of `calls`. A readable
-  // `cancel_fd` stops the calls still running (wrapped as TOOL_TIMEOUT-like
-  // cancellations with error_code "CANCELLED").
+  // Runs the calls, at once where they cannot collide; results in the order
+  // of `calls`. A readable `cancel_fd` stops the calls still running and
+  // those not started (error_code "CANCELLED").
   std::vector<CallResult> Run(const registry::Registry& registry, const std::vector<Call>& calls,
                               int cancel_fd = -1) const;
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "executor/call_order.h"
 #include "spawning/test_processes.h"
 #include "testing/tool_runner.h"
 
@@ -28,6 +29,12 @@ class ExecutorTest : public ::testing::Test {
   // Registers a /bin/sh tool; its body may use $DIR (this test's directory).
   void AddTool(const std::string& name, const std::string& body) {
     Tool(name, Script(dir_, name + "-tool", "DIR=" + dir_.path() + "\n" + body));
+  }
+  // A tool that says it only reads (readOnlyHint), so that its calls may run
+  // at once.
+  void AddReader(const std::string& name, const std::string& body) {
+    AddTool(name, body);
+    tools_.back().schema.annotations = {{"readOnlyHint", true}};
   }
   void Tool(const std::string& name, const std::string& path) {
     registry::Tool tool;
@@ -264,7 +271,7 @@ TEST_F(ExecutorTest, PerToolLimitsOverrideTheDefaults) {
 }
 
 TEST_F(ExecutorTest, HundredCallsAtOnceKeepTheirIdsAndOrder) {
-  AddTool("nap", R"sh(sleep 0.2; printf '{"n": %s}' "$(cat)")sh");
+  AddReader("nap", R"sh(sleep 0.2; printf '{"n": %s}' "$(cat)")sh");
   AddTool("quick", R"(printf '{"quick": true}')");
   std::vector<Call> calls;
   for (int i = 0; i < 100; ++i) {
@@ -292,8 +299,8 @@ TEST_F(ExecutorTest, HundredCallsAtOnceKeepTheirIdsAndOrder) {
 }
 
 TEST_F(ExecutorTest, CancelStopsRunningCalls) {
-  AddTool("sleepy", "sleep 30");
-  AddTool("quick", "printf '{}'");
+  AddReader("sleepy", "sleep 30");
+  AddReader("quick", "printf '{}'");
   int cancel[2];
   ASSERT_EQ(::pipe(cancel), 0);
   std::thread canceller([&] {
@@ -412,6 +419,122 @@ TEST_F(ExecutorTest, AWritingCallThatChangesAProtectedPathIsReported) {
   // A batch that leaves them alone says nothing.
   auto quiet = Executor(options).Run(Registry(), {{"3", "quiet", json::object()}});
   EXPECT_FALSE(quiet[0].wrapped.contains("protected_paths_changed")) << quiet[0].wrapped.dump();
+}
+
+// The review's case: eight edits of eight lines of one file in one turn,
+// each reading, changing and replacing the file. All eight must survive.
+TEST_F(ExecutorTest, EightEditsOfOneFileInOneBatchAllSurvive) {
+  Tool("file_edit", testing::ToolPath("file-edit"));
+  const std::string file = dir_ / "lines.txt";
+  std::string text;
+  for (int i = 0; i < 8; ++i) text += "line " + std::to_string(i) + "\n";
+  testing::WriteFile(file, text);
+  std::vector<Call> calls;
+  for (int i = 0; i < 8; ++i) {
+    calls.push_back({std::to_string(i),
+                     "file_edit",
+                     {{"file_path", file},
+                      {"old_string", "line " + std::to_string(i) + "\n"},
+                      {"new_string", "edited " + std::to_string(i) + "\n"}}});
+  }
+  for (const CallResult& result : Run(calls)) {
+    EXPECT_EQ(result.wrapped["result"]["replacements"], 1) << result.wrapped.dump();
+  }
+  std::string expected;
+  for (int i = 0; i < 8; ++i) expected += "edited " + std::to_string(i) + "\n";
+  EXPECT_EQ(testing::ReadFile(file), expected);
+}
+
+// A tool that holds $DIR/busy while it runs: a second one at the same time
+// finds it there and fails.
+constexpr const char* kExclusive =
+    R"(set -C; : > "$DIR/busy" || { echo '{"overlapped": true}'; exit 0; }
+cat > /dev/null; sleep 0.05; rm -f "$DIR/busy"; echo '{"overlapped": false}')";
+
+TEST_F(ExecutorTest, WritersOfOnePathNeverRunAtOnce) {
+  AddTool("writer", kExclusive);
+  std::vector<Call> calls;
+  for (int i = 0; i < 6; ++i) calls.push_back({std::to_string(i), "writer", {{"path", "same"}}});
+  for (const CallResult& result : Run(calls)) {
+    EXPECT_EQ(result.wrapped["result"]["overlapped"], false) << result.wrapped.dump();
+  }
+}
+
+TEST_F(ExecutorTest, AWriterThatNamesNoPathRunsAloneAndInOrder) {
+  AddTool("writer", R"(cat > /dev/null; echo x >> "$DIR/order"; echo '{}')");
+  AddTool("stamp", R"(n=$(wc -l < "$DIR/order"); cat > /dev/null; echo "{\"seen\": $n}")");
+  testing::WriteFile(dir_ / "order", "");
+  auto results = Run({{"1", "writer", json::object()},
+                      {"2", "stamp", json::object()},
+                      {"3", "writer", json::object()},
+                      {"4", "stamp", json::object()}});
+  EXPECT_EQ(results[1].wrapped["result"]["seen"], 1) << results[1].wrapped.dump();
+  EXPECT_EQ(results[3].wrapped["result"]["seen"], 2) << results[3].wrapped.dump();
+}
+
+TEST_F(ExecutorTest, ReadersAndWritersOfOtherPathsRunAtOnce) {
+  // Each waits (up to 20 s) for the other's mark: only together do both
+  // finish in time, and then quickly.
+  AddReader("reader",
+            R"(cat > /dev/null; : > "$DIR/reader-ran"; i=0
+while [ ! -e "$DIR/writer-ran" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+[ -e "$DIR/writer-ran" ] && echo '{"met": true}' || echo '{"met": false}')");
+  AddTool("writer",
+          R"(cat > /dev/null; : > "$DIR/writer-ran"; i=0
+while [ ! -e "$DIR/reader-ran" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+[ -e "$DIR/reader-ran" ] && echo '{"met": true}' || echo '{"met": false}')");
+  auto results = Run({{"1", "reader", {{"path", "a.txt"}}}, {"2", "writer", {{"path", "b.txt"}}}});
+  EXPECT_EQ(results[0].wrapped["result"]["met"], true) << results[0].wrapped.dump();
+  EXPECT_EQ(results[1].wrapped["result"]["met"], true) << results[1].wrapped.dump();
+}
+
+TEST_F(ExecutorTest, TheReadOnlyTestDecidesWhichCallsMayRunTogether) {
+  // "meet" finishes well only beside another call of it; "writer" only alone.
+  AddTool("meet", R"sh(cat > /dev/null; : > "$DIR/meet-$$"; i=0
+while [ "$(ls "$DIR" | grep -c '^meet-')" -lt 2 ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+[ "$(ls "$DIR" | grep -c '^meet-')" -ge 2 ] && echo '{"met": true}' || echo '{"met": false}')sh");
+  AddTool("writer", kExclusive);
+  ExecutorOptions options;
+  options.is_read_only = [](const registry::Tool& tool, const Call&) {
+    return tool.name == "meet";
+  };
+  for (const CallResult& result :
+       Run({{"1", "meet", json::object()}, {"2", "meet", json::object()}}, options)) {
+    EXPECT_EQ(result.wrapped["result"]["met"], true) << result.wrapped.dump();
+  }
+  for (const CallResult& result :
+       Run({{"1", "writer", json::object()}, {"2", "writer", json::object()}}, options)) {
+    EXPECT_EQ(result.wrapped["result"]["overlapped"], false) << result.wrapped.dump();
+  }
+}
+
+TEST_F(ExecutorTest, CancellingStopsTheRunningCallAndStartsNoLaterOne) {
+  AddTool("sleepy", R"(cat > /dev/null; : > "$DIR/started-$$"; sleep 30)");
+  int cancel[2];
+  ASSERT_EQ(::pipe(cancel), 0);
+  std::thread canceller([&] {
+    // Cancel once the first call has started.
+    for (int i = 0; i < 2000 && testing::ListDir(dir_.path()).size() < 2; ++i) {
+      std::this_thread::sleep_for(milliseconds(10));
+    }
+    ASSERT_EQ(::write(cancel[1], "x", 1), 1);
+  });
+  auto results =
+      Run({{"1", "sleepy", json::object()}, {"2", "sleepy", json::object()}}, {}, cancel[0]);
+  canceller.join();
+  ::close(cancel[0]);
+  ::close(cancel[1]);
+  EXPECT_EQ(results[0].wrapped["error_code"], "CANCELLED");
+  EXPECT_EQ(results[1].wrapped["error_code"], "CANCELLED");
+  std::size_t started = 0;
+  for (const auto& name : testing::ListDir(dir_.path())) started += name.starts_with("started-");
+  EXPECT_EQ(started, 1u) << "the second call waited for the first and never started";
+}
+
+TEST_F(ExecutorTest, TwoNamesOfOneFileAreOnePath) {
+  testing::WriteFile(dir_ / "real.txt", "");
+  ASSERT_EQ(::symlink((dir_ / "real.txt").c_str(), (dir_ / "link.txt").c_str()), 0);
+  EXPECT_EQ(NamedPath("link.txt", dir_.path()), NamedPath(dir_ / "real.txt", "/"));
 }
 
 }  // namespace

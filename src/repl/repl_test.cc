@@ -253,8 +253,8 @@ TEST_F(ReplTest, RefreshFindsAToolAddedToTheProject) {
 }
 
 TEST_F(ReplTest, DiscoveryProblemsAppearOnceAsDebugLinesEvenWhileIdle) {
-  // Fails its --schema after the 1 s timeout: the line comes while the user
-  // sits at the prompt.
+  // Fails its --schema after the 1 s timeout and a 3 s second try: the line
+  // comes while the user sits at the prompt.
   WriteProjectTool("foo", "sleep 5\n");
   WriteProjectTool("broken", "exit 3\n");
   auto repl = Start(BaseEnv());

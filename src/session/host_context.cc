@@ -53,7 +53,12 @@ discovery::DiscoveryOptions DiscoveryOptionsFor(const HostContext& host) {
 }
 
 executor::Executor ExecutorFor(const HostContext& host, std::function<permissions::Mode()> mode) {
-  return executor::Executor(host.config.tools, host.sandbox, ChooserFor(std::move(mode)));
+  // A read-only bash command (git status, ls) runs beside other readers.
+  auto is_read_only = [](const registry::Tool& tool, const executor::Call& call) {
+    return permissions::IsReadOnlyCall(CallFactsFor(tool, call.arguments));
+  };
+  return executor::Executor(host.config.tools, host.sandbox, ChooserFor(std::move(mode)),
+                            std::move(is_read_only));
 }
 
 Result<HostContext, std::string> LoadHostContext(const TrustState& trust,

@@ -1,0 +1,48 @@
+#include "executor/call_order.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace ikigai::executor {
+namespace {
+
+// Whether one path is the other or lies below it ("/a" and "/a/b").
+bool Overlap(const std::string& a, const std::string& b) {
+  const std::string& shorter = a.size() <= b.size() ? a : b;
+  const std::string& longer = a.size() <= b.size() ? b : a;
+  if (!longer.starts_with(shorter)) return false;
+  return longer.size() == shorter.size() || shorter.ends_with('/') || longer[shorter.size()] == '/';
+}
+
+bool Conflict(const CallAccess& a, const CallAccess& b) {
+  if (!a.writes && !b.writes) return false;
+  if (!a.path || !b.path) return true;
+  return Overlap(*a.path, *b.path);
+}
+
+}  // namespace
+
+std::vector<std::size_t> AssignWaves(const std::vector<CallAccess>& calls) {
+  std::vector<std::size_t> waves(calls.size(), 0);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (Conflict(calls[i], calls[j])) waves[i] = std::max(waves[i], waves[j] + 1);
+    }
+  }
+  return waves;
+}
+
+std::optional<std::string> NamedPath(const std::string& path_argument, const std::string& cwd) {
+  if (path_argument.empty()) return std::nullopt;
+  std::filesystem::path path(path_argument);
+  if (path.is_relative()) path = std::filesystem::path(cwd) / path;
+  // Resolved through symbolic links where they exist, so that two names of
+  // one file are one path.
+  std::error_code error;
+  std::filesystem::path resolved = std::filesystem::weakly_canonical(path, error);
+  std::string normal = (error ? path.lexically_normal() : resolved).string();
+  while (normal.size() > 1 && normal.ends_with('/')) normal.pop_back();
+  return normal;
+}
+
+}  // namespace ikigai::executor

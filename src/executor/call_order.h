@@ -1,0 +1,36 @@
+// In which order the calls of one batch run (DECISIONS §3 runs a turn's calls
+// at once; this keeps that from losing work).
+//
+// Two calls that each read, change and replace one file lose one change
+// when they run at once: the last writer wins. So a call that may write
+// runs after every earlier call it may touch and before every later one,
+// while calls that cannot collide still run together. Each call is
+// described by whether it writes and which path it names (a tool's
+// "file_path" or "path" argument); a writer that names no path may touch anything and runs alone.
+// Calls are grouped into waves, each wave running at once after the
+// previous one: a call goes into the wave after the latest earlier call it
+// conflicts with, so the model's order holds wherever it matters.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ikigai::executor {
+
+struct CallAccess {
+  bool writes = true;
+  // Absolute, lexically normal; nullopt when the call names no path (it may
+  // touch anything).
+  std::optional<std::string> path;
+};
+
+// The wave of each call (0 first), in the order of `calls`.
+std::vector<std::size_t> AssignWaves(const std::vector<CallAccess>& calls);
+
+// The path a call names: its path argument made absolute against `cwd`
+// and lexically normalized, or nullopt.
+std::optional<std::string> NamedPath(const std::string& path_argument, const std::string& cwd);
+
+}  // namespace ikigai::executor

@@ -1,0 +1,58 @@
+#include "executor/call_order.h"
+
+#include <gtest/gtest.h>
+
+namespace ikigai::executor {
+namespace {
+
+using Waves = std::vector<std::size_t>;
+
+CallAccess Reads(std::optional<std::string> path = std::nullopt) { return {false, path}; }
+CallAccess Writes(std::optional<std::string> path = std::nullopt) { return {true, path}; }
+
+TEST(CallOrder, ReadersRunTogether) {
+  EXPECT_EQ(AssignWaves({Reads(), Reads("/a"), Reads()}), (Waves{0, 0, 0}));
+}
+
+TEST(CallOrder, WritersOfOnePathRunOneAfterAnotherInTheModelsOrder) {
+  EXPECT_EQ(AssignWaves({Writes("/a"), Writes("/a"), Writes("/a")}), (Waves{0, 1, 2}));
+}
+
+TEST(CallOrder, WritersOfDifferentPathsRunTogether) {
+  EXPECT_EQ(AssignWaves({Writes("/a"), Writes("/b"), Writes("/ab")}), (Waves{0, 0, 0}));
+}
+
+TEST(CallOrder, AReaderOfAWrittenPathKeepsItsPlace) {
+  // Read before the edit, edit, read after: the reads see before and after.
+  EXPECT_EQ(AssignWaves({Reads("/a"), Writes("/a"), Reads("/a"), Reads("/b")}),
+            (Waves{0, 1, 2, 0}));
+}
+
+TEST(CallOrder, ADirectoryOverlapsWhatIsBelowIt) {
+  EXPECT_EQ(AssignWaves({Reads("/src"), Writes("/src/x.cc"), Writes("/srcx")}),
+            (Waves{0, 1, 0}));
+  EXPECT_EQ(AssignWaves({Writes("/"), Reads("/etc")}), (Waves{0, 1}));
+}
+
+TEST(CallOrder, AWriterThatNamesNoPathRunsAlone) {
+  EXPECT_EQ(AssignWaves({Reads("/a"), Writes(), Reads("/b"), Writes("/c")}),
+            (Waves{0, 1, 2, 2}));
+  // A reader that names no path may read what any writer writes.
+  EXPECT_EQ(AssignWaves({Writes("/a"), Reads(), Writes("/b")}), (Waves{0, 1, 2}));
+}
+
+TEST(CallOrder, ALaterCallNeverOvertakesAnEarlierOneItConflictsWith) {
+  // The third call conflicts only with the second, which waits for the
+  // first: it must wait for the second.
+  EXPECT_EQ(AssignWaves({Writes("/a"), Writes("/a"), Reads("/a"), Writes("/b")}),
+            (Waves{0, 1, 2, 0}));
+}
+
+TEST(CallOrder, NamedPathsAreAbsoluteAndNormal) {
+  EXPECT_EQ(NamedPath("x/../y.txt", "/nonexistent/w"), "/nonexistent/w/y.txt");
+  EXPECT_EQ(NamedPath("/nonexistent/a/./b/", "/w"), "/nonexistent/a/b");
+  EXPECT_EQ(NamedPath("", "/w"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace ikigai::executor
