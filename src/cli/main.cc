@@ -29,6 +29,7 @@
 #include "session/tool_listing.h"
 #include "session/tool_sandbox.h"
 #include "session/trust.h"
+#include "spawning/host_guard.h"
 #include "toolcmd/tool_check.h"
 #include "toolcmd/tool_commands.h"
 
@@ -114,6 +115,9 @@ int Run(int argc, char** argv) {
   const session::ProjectStore store(session::ProjectStore::DefaultPath());
   if (*trust) return session::RecordTrust(trust_dir, true, store, std::cout, std::cerr);
   if (*untrust) return session::RecordTrust(untrust_dir, false, store, std::cout, std::cerr);
+  // From here on tools may run: nothing they start may outlive this process,
+  // and their scratch directory goes with it. While there is one thread.
+  spawning::StartHostGuard();
   char cwd[4096];
   session::TrustState trust_state =
       session::DecideTrust(::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".", trust_once, store);

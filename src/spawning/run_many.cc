@@ -13,6 +13,8 @@
 // wait their turn, their deadlines counted from their own start.
 #include "spawning/run_many.h"
 
+#include "spawning/host_guard.h"
+
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -157,6 +159,7 @@ class Runner {
       return;
     }
     s.child = std::move(*child);
+    TellHostGuard(s.child.pid);
     s.pidfd.Reset(static_cast<int>(::syscall(SYS_pidfd_open, s.child.pid, 0)));
     s.state = State::kRunning;
     ++running_;

@@ -4,12 +4,14 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -113,6 +115,19 @@ void WriteString(int fd, const char* s) {
   ::_exit(127);
 }
 
+// The command's session may leave background jobs running after the tool
+// answers. The host's guard (src/spawning/host_guard.h) ends what is left
+// of the sessions registered here when the host ends, however it ends.
+void RegisterWithHost(pid_t session) {
+  const char* dir = std::getenv("IKIGAI_SESSION_DIR");
+  if (dir == nullptr || *dir != '/') return;
+  const std::string groups = std::string(dir) + "/process-groups";
+  ::mkdir(groups.c_str(), 0700);
+  const int fd = ::open((groups + "/" + std::to_string(session)).c_str(),
+                        O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (fd >= 0) ::close(fd);
+}
+
 }  // namespace
 
 Result<Shell, std::string> SpawnShell(const SpawnRequest& request) {
@@ -146,6 +161,7 @@ Result<Shell, std::string> SpawnShell(const SpawnRequest& request) {
                "). The system may be out of processes or memory; try again later.");
   }
   if (pid == 0) ExecShell(tool, write_end.get(), dir, argv, envp.data());
+  RegisterWithHost(pid);  // setsid in the child makes its pid the session's id
 
   write_end.Reset();
   ::fcntl(read_end.get(), F_SETFL, ::fcntl(read_end.get(), F_GETFL) | O_NONBLOCK);

@@ -1,0 +1,290 @@
+#include "spawning/host_guard.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace ikigai::spawning {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How often the guard looks at the host's descendants while tools run
+// (more often just after a wake, when tools are starting), and how long
+// after a wake it keeps looking even if it saw none yet.
+constexpr int kWatchIntervalMs = 200;
+constexpr int kStartingIntervalMs = 20;
+constexpr std::chrono::milliseconds kStarting{300};
+constexpr std::chrono::seconds kWatchAfterWake{2};
+// Messages on the pipe, a line each: "p<pid>" a tool process started; "q"
+// the host is exiting: clean up now, while its tree is whole, then exit.
+// Rounds of killing after the host ended (new children of a dying tree).
+constexpr int kKillRounds = 50;
+
+int g_wake_fd = -1;
+pid_t g_guard = -1;
+
+struct Process {
+  pid_t pid = 0;
+  pid_t parent = 0;
+  pid_t group = 0;
+  pid_t session = 0;
+  unsigned long long start = 0;  // clock ticks after boot
+};
+
+bool ReadProcess(pid_t pid, Process& process) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char text[1024];
+  const ssize_t n = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  if (n <= 0) return false;
+  text[n] = '\0';
+  // "pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt
+  // majflt cmajflt utime stime cutime cstime priority nice threads
+  // itrealvalue starttime": comm may hold spaces and parentheses.
+  const char* after = std::strrchr(text, ')');
+  if (after == nullptr) return false;
+  char state = 0;
+  int parent = 0, group = 0, session = 0;
+  unsigned long long start = 0;
+  if (std::sscanf(after + 1,
+                  " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                  &state, &parent, &group, &session, &start) != 5) {
+    return false;
+  }
+  if (state == 'Z') return false;  // dead already
+  process = {pid, parent, group, session, start};
+  return true;
+}
+
+std::vector<Process> AllProcesses() {
+  std::vector<Process> all;
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return all;
+  while (const dirent* entry = ::readdir(proc)) {
+    char* end = nullptr;
+    const long pid = std::strtol(entry->d_name, &end, 10);
+    if (pid <= 0 || *end != '\0') continue;
+    Process process;
+    if (ReadProcess(static_cast<pid_t>(pid), process)) all.push_back(process);
+  }
+  ::closedir(proc);
+  return all;
+}
+
+// What the guard has seen of the host's descendants.
+class Watch {
+ public:
+  Watch(pid_t host, pid_t host_group, pid_t host_session, unsigned long long host_start)
+      : host_(host), host_group_(host_group), host_session_(host_session), since_(host_start) {}
+
+  // Notes one process the host started, if it still runs.
+  void NoteStarted(pid_t pid) {
+    Process p;
+    if (ReadProcess(pid, p)) Remember(p);
+  }
+
+  // Notes the host's descendants now; whether there are any.
+  bool Note() {
+    const std::vector<Process> all = AllProcesses();
+    std::set<pid_t> tree = {host_};
+    bool grew = true;
+    bool any = false;
+    while (grew) {
+      grew = false;
+      for (const Process& p : all) {
+        if (p.pid == ::getpid() || tree.contains(p.pid) || !tree.contains(p.parent)) continue;
+        tree.insert(p.pid);
+        Remember(p);
+        grew = any = true;
+      }
+    }
+    return any;
+  }
+
+  // Kills, round after round, whatever is left of what was noted: the same
+  // processes (same start time), their groups and sessions (not the host's
+  // own, which hold the user's shell), and their descendants.
+  void KillAll(const std::string& session_dir) {
+    AddRegistered(session_dir);
+    for (int round = 0; round < kKillRounds; ++round) {
+      const std::vector<Process> all = AllProcesses();
+      std::set<pid_t> victims;
+      for (const Process& p : all) {
+        if (p.pid == ::getpid() || p.pid == 1 || p.start < since_) continue;
+        const auto seen = noted_.find(p.pid);
+        if ((seen != noted_.end() && seen->second == p.start) || groups_.contains(p.group) ||
+            sessions_.contains(p.session)) {
+          victims.insert(p.pid);
+        }
+      }
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (const Process& p : all) {
+          if (p.pid != ::getpid() && !victims.contains(p.pid) && victims.contains(p.parent)) {
+            victims.insert(p.pid);
+            grew = true;
+          }
+        }
+      }
+      if (victims.empty()) return;
+      for (pid_t pid : victims) {
+        Process p;
+        if (ReadProcess(pid, p)) Remember(p);  // its children, next round
+        ::kill(pid, SIGKILL);
+      }
+      ::usleep(10'000);
+    }
+  }
+
+ private:
+  // Tools that leave processes running after they answer (the bash tool's
+  // background jobs) name their process group or session in
+  // IKIGAI_SESSION_DIR/process-groups/, one empty file per number.
+  void AddRegistered(const std::string& session_dir) {
+    if (session_dir.empty()) return;
+    DIR* dir = ::opendir((session_dir + "/process-groups").c_str());
+    if (dir == nullptr) return;
+    while (const dirent* entry = ::readdir(dir)) {
+      char* end = nullptr;
+      const long id = std::strtol(entry->d_name, &end, 10);
+      if (id <= 1 || *end != '\0' || id == host_group_ || id == host_session_) continue;
+      groups_.insert(static_cast<pid_t>(id));
+      sessions_.insert(static_cast<pid_t>(id));
+    }
+    ::closedir(dir);
+  }
+
+  void Remember(const Process& p) {
+    noted_[p.pid] = p.start;
+    if (p.group != host_group_ && p.group != ::getpgrp()) groups_.insert(p.group);
+    if (p.session != host_session_ && p.session != ::getsid(0)) sessions_.insert(p.session);
+  }
+
+  pid_t host_, host_group_, host_session_;
+  unsigned long long since_;
+  std::map<pid_t, unsigned long long> noted_;  // pid -> start time
+  std::set<pid_t> groups_, sessions_;
+};
+
+[[noreturn]] void GuardMain(int read_fd, pid_t host, const std::string& session_dir) {
+  // Out of the terminal's reach: its own session, no descriptor of the
+  // host's (a pipe a test reads to EOF must not be held open by the guard).
+  ::setsid();
+  for (int sig : {SIGINT, SIGHUP, SIGTERM, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE}) {
+    ::signal(sig, SIG_IGN);
+  }
+  ::prctl(PR_SET_NAME, "ikigai-guard");
+  const int null = ::open("/dev/null", O_RDWR);
+  for (int fd = 0; fd < 3; ++fd) ::dup2(null, fd);
+  if (read_fd != 3 && ::dup2(read_fd, 3) != 3) ::_exit(0);
+  read_fd = 3;
+  ::close_range(4, ~0U, 0);
+
+  Process self_host;
+  if (!ReadProcess(host, self_host)) ::_exit(0);
+  Watch watch(host, self_host.group, self_host.session, self_host.start);
+  Clock::time_point woken{};
+  bool watching = false;
+  std::string pending;  // a message not yet complete
+  for (bool host_alive = true; host_alive;) {
+    const int interval = Clock::now() - woken < kStarting ? kStartingIntervalMs : kWatchIntervalMs;
+    pollfd fd{read_fd, POLLIN, 0};
+    const int ready = ::poll(&fd, 1, watching ? interval : -1);
+    if (ready > 0) {
+      char bytes[512];
+      const ssize_t n = ::read(read_fd, bytes, sizeof bytes);
+      if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) break;  // the host died
+      pending.append(bytes, n > 0 ? static_cast<std::size_t>(n) : 0);
+      for (std::size_t end; (end = pending.find('\n')) != std::string::npos;
+           pending.erase(0, end + 1)) {
+        if (pending[0] == 'q') host_alive = false;
+        if (pending[0] == 'p') watch.NoteStarted(std::atoi(pending.c_str() + 1));
+        watching = true;
+        woken = Clock::now();
+      }
+    }
+    if (watching || !host_alive) {
+      watching = watch.Note() || Clock::now() - woken < kWatchAfterWake;
+    }
+  }
+  watch.KillAll(session_dir);
+  if (!session_dir.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(session_dir, ignored);
+  }
+  ::_exit(0);
+}
+
+std::string MakeSessionDirectory() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(tmp != nullptr && *tmp == '/' ? tmp : "/tmp") + "/ikigai-session-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) return "";  // mode 0700
+  return pattern;
+}
+
+}  // namespace
+
+std::string StartHostGuard() {
+  if (g_wake_fd >= 0) {
+    const char* dir = std::getenv("IKIGAI_SESSION_DIR");
+    return dir != nullptr ? dir : "";
+  }
+  std::string session_dir = MakeSessionDirectory();
+  if (!session_dir.empty()) ::setenv("IKIGAI_SESSION_DIR", session_dir.c_str(), 1);
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return session_dir;
+  const pid_t host = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[1]);
+    GuardMain(fds[0], host, session_dir);
+  }
+  ::close(fds[0]);
+  if (pid < 0) {
+    ::close(fds[1]);
+    return session_dir;
+  }
+  ::fcntl(fds[1], F_SETFL, O_NONBLOCK);
+  g_wake_fd = fds[1];
+  g_guard = pid;
+  // On a normal exit the guard cleans up while the host still waits, so
+  // background jobs are found through their living parents.
+  std::atexit([] {
+    // Blocking now: the quit must arrive.
+    ::fcntl(g_wake_fd, F_SETFL, 0);
+    if (::write(g_wake_fd, "q\n", 2) != 2) return;
+    while (::waitpid(g_guard, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  });
+  return session_dir;
+}
+
+void TellHostGuard(pid_t pid) {
+  if (g_wake_fd < 0) return;
+  char line[32];
+  const int n = std::snprintf(line, sizeof line, "p%d\n", static_cast<int>(pid));
+  // One write below PIPE_BUF is never split. The pipe is full only if the
+  // guard is stuck or gone; its scans still see the process then.
+  [[maybe_unused]] const ssize_t written = ::write(g_wake_fd, line, static_cast<std::size_t>(n));
+}
+
+}  // namespace ikigai::spawning

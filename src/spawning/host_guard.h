@@ -1,0 +1,44 @@
+// Nothing the host started outlives it: not a tool, nor what a tool started.
+//
+// A tool runs in its own process group, the bash tool's command in a
+// session of its own, and a command may leave background jobs behind. If
+// the host is killed outright (SIGKILL, the OOM killer) none of them is
+// told. PR_SET_PDEATHSIG cannot cover this: it fires when the *thread*
+// that created a process ends, not the process, and it reaches one process,
+// not what that one started; once a parent dies, its children are
+// reparented and the tree is lost.
+//
+// So the host starts a guard process at once, while it has a single thread:
+// a child in its own process group that ignores the terminal's signals and
+// holds the read end of a pipe only the host can write. While the host's
+// tools run, the guard notes every descendant of the host (pid, start time,
+// process group, session) from /proc, a few times a second. When the host
+// exits normally it says so and waits; when the pipe closes without that
+// (the host was killed) the guard acts alone: it kills every process still
+// alive of those it noted, of their groups and sessions (never the host's
+// own, which hold the user's shell), and their descendants, round after
+// round until none is left, removes the session directory, and exits. A
+// tool that leaves processes running after it answers (the bash tool's
+// background jobs) registers their process group or session as an empty
+// file named by its number in $IKIGAI_SESSION_DIR/process-groups/. The
+// host tells the guard every tool process it starts, which also wakes it;
+// an idle session costs nothing.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+
+namespace ikigai::spawning {
+
+// Creates the session's private scratch directory (IKIGAI_SESSION_DIR in
+// the host's environment, so that every tool gets it) and starts the
+// guard. Call once, early, before any thread exists. Returns the directory,
+// or "" if it could not be created (tools then do without).
+std::string StartHostGuard();
+
+// Tells the guard about a tool process just started (and that it should
+// watch). Cheap; a no-op without a guard.
+void TellHostGuard(pid_t pid);
+
+}  // namespace ikigai::spawning
