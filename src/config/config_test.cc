@@ -57,8 +57,20 @@ TEST_F(ConfigTest, DefaultsWithoutAnyFile) {
   EXPECT_EQ(config.tools.defaults.timeout, milliseconds(30000));
   EXPECT_EQ(config.tools.defaults.output_limit, 65536u);
   EXPECT_EQ(config.tools.defaults.stderr_limit, 8192u);
-  EXPECT_TRUE(config.tools.per_tool.empty());
+  // Builds and tests take minutes: bash alone gets ten.
+  ASSERT_EQ(config.tools.per_tool.size(), 1u);
+  EXPECT_EQ(config.tools.per_tool.at("bash").timeout, milliseconds(600000));
+  EXPECT_EQ(config.tools.per_tool.at("bash").output_limit, 65536u);
   EXPECT_EQ(config.schema_timeout, milliseconds(1000));
+}
+
+TEST_F(ConfigTest, BashKeepsTenMinutesUnlessToldOrTheDefaultIsLonger) {
+  Write("user", R"({"tools": {"bash": {"timeout_ms": 5000}}})");
+  EXPECT_EQ(Load().tools.per_tool.at("bash").timeout, milliseconds(5000));
+  Write("user", R"({"tool_timeout_ms": 60000})");
+  EXPECT_EQ(Load().tools.per_tool.at("bash").timeout, milliseconds(600000));
+  Write("user", R"({"tool_timeout_ms": 3600000})");
+  EXPECT_EQ(Load().tools.per_tool.at("bash").timeout, milliseconds(3600000));
 }
 
 TEST_F(ConfigTest, EmptyPathsAreSkipped) {
@@ -112,7 +124,7 @@ TEST_F(ConfigTest, PerToolOverridesFallBackOnTheFinalDefaults) {
   Write("project", R"({"tool_output_limit_bytes": 100000,
                        "tools": {"bash": {"output_limit_bytes": 200000}}})");
   const Config config = Load(Environment({{"IKIGAI_TOOL_TIMEOUT_MS", "7000"}}));
-  ASSERT_EQ(config.tools.per_tool.size(), 2u);
+  ASSERT_EQ(config.tools.per_tool.size(), 2u);  // bash, grep
   const executor::Limits& bash = config.tools.per_tool.at("bash");
   EXPECT_EQ(bash.timeout, milliseconds(120000));  // user, kept under the project's file
   EXPECT_EQ(bash.output_limit, 200000u);          // project
@@ -275,7 +287,7 @@ TEST(ProjectConfigTest, AProjectConfigLinkedOutsideTheProjectIsNotRead) {
 
 TEST_F(ConfigTest, EmptyToolsObjectChangesNothing) {
   Write("project", R"({"tools": {}})");
-  EXPECT_TRUE(Load().tools.per_tool.empty());
+  EXPECT_EQ(Load().tools.per_tool.size(), 1u);  // bash's own default
 }
 
 }  // namespace

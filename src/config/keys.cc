@@ -9,7 +9,8 @@ using Json = nlohmann::json;
 using Names = std::vector<std::string>;
 
 constexpr std::int64_t kMaxTimeoutMs = 24 * 60 * 60 * 1000;  // a day
-constexpr std::int64_t kMaxOutputLimit = 16 * 1024 * 1024;   // 16 MB
+constexpr std::chrono::milliseconds kBashTimeout{10 * 60 * 1000};
+constexpr std::int64_t kMaxOutputLimit = 16 * 1024 * 1024;  // 16 MB
 constexpr std::int64_t kMaxSchemaTimeoutMs = 60 * 1000;
 
 void Append(std::vector<std::string>& list, const Json& value) {
@@ -51,7 +52,8 @@ const Key kKeys[] = {
      .max = kMaxTimeoutMs,
      .env = "",
      .default_value = "`tool_timeout_ms`",
-     .description = "tool_timeout_ms for one tool.",
+     .description = "tool_timeout_ms for one tool. For `bash` the default is 600000 (ten "
+                    "minutes) or `tool_timeout_ms` if that is longer.",
      .apply = [](Draft& d, const Names& names,
                  const Json& v) { d.tools[names.at(0)].timeout = Ms(v); }},
     {.path = "tools.<tool>.output_limit_bytes",
@@ -199,6 +201,11 @@ std::string CheckPlaceholderName(std::string_view placeholder, std::string_view 
 
 Config Finish(Draft draft) {
   Config config = std::move(draft.config);
+  // Builds and test runs take minutes: bash gets ten unless told otherwise
+  // (or the default for every tool is longer).
+  if (!draft.tools["bash"].timeout) {
+    draft.tools["bash"].timeout = std::max(kBashTimeout, config.tools.defaults.timeout);
+  }
   for (const auto& [name, overrides] : draft.tools) {
     executor::Limits limits = config.tools.defaults;
     if (overrides.timeout) limits.timeout = *overrides.timeout;

@@ -138,10 +138,13 @@ json Wrap(std::string_view tool, const JobOutcome& o, const Limits& limits) {
     }
     case JobEnd::kTimedOut:
       return WithOutput(
-          protocol::WrapFailure(code::kToolTimeout,
-                                Quoted(tool) + " timed out after " + Duration(limits.timeout) +
-                                    "; it was stopped. Partial output, if any, is in stdout; try a "
-                                    "smaller or narrower request."),
+          protocol::WrapFailure(
+              code::kToolTimeout,
+              Quoted(tool) + " timed out after " + Duration(limits.timeout) +
+                  "; it was stopped. This is the host's deadline for the tool (tools." +
+                  std::string(tool) +
+                  ".timeout_ms in the configuration), not a limit the call set. Partial output, "
+                  "if any, is in stdout; try a smaller or narrower request."),
           o, true, limits.stderr_limit);
     case JobEnd::kOutputTooLarge:
       return WithOutput(

@@ -122,6 +122,11 @@ TEST_F(ExecutorTest, TimeoutStopsTheToolAndItsChildren) {
                 "Tool 'sleepy' timed out after 300 ms; it was stopped.", 0),
             0u)
       << wrapped;
+  EXPECT_NE(wrapped["error"].get<std::string>().find(
+                "This is the host's deadline for the tool (tools.sleepy.timeout_ms in the "
+                "configuration)"),
+            std::string::npos)
+      << wrapped;
   EXPECT_EQ(wrapped["stdout"], "partial");
   const pid_t sleeper = spawning::test::ReadPid(dir_ / "pid");
   ASSERT_GT(sleeper, 0);
