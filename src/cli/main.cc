@@ -156,16 +156,18 @@ int Run(int argc, char** argv) {
                                           : session::HostOptions::Confine::kNever;
   }
   auto host = session::LoadHostContext(trust_state, host_options);
-  if (!host) {
-    std::cerr << "ikigai: " << host.error() << "\n";
+  // -p --output json prints one object whatever fails.
+  const auto fail = [&](std::string_view code, const std::string& message) {
+    std::cerr << "ikigai: " << message << "\n";
+    if (*prompt_option && output == "json") oneshot::PrintJsonFailure(std::cout, code, message, "");
     return 2;
-  }
+  };
+  if (!host) return fail("CONFIG_ERROR", host.error());
   if (*prompt_option) {
     if (prompt.empty() || prompt == "-")
       prompt.assign(std::istreambuf_iterator<char>(std::cin), {});
     if (prompt.find_first_not_of(" \t\r\n") == std::string::npos) {
-      std::cerr << "ikigai: the prompt is empty. Give it as ikigai -p \"...\" or on stdin.\n";
-      return 2;
+      return fail("INVALID_ARG", "the prompt is empty. Give it as ikigai -p \"...\" or on stdin.");
     }
     oneshot::OneShotOptions options{prompt, output == "json", {provider, model}, std::nullopt};
     if (*resume_option) options.resume = resume_id;

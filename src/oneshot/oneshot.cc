@@ -30,19 +30,48 @@ void OnInterrupt(int sig) {
   g_cancellation->Request();
 }
 
+std::string_view ErrorCode(providers::ErrorKind kind) {
+  switch (kind) {
+    case providers::ErrorKind::kAuth:
+      return "AUTH";
+    case providers::ErrorKind::kRateLimited:
+      return "RATE_LIMITED";
+    case providers::ErrorKind::kServer:
+      return "SERVER_ERROR";
+    case providers::ErrorKind::kNetwork:
+      return "NETWORK_ERROR";
+    case providers::ErrorKind::kProtocol:
+      return "PROTOCOL_ERROR";
+    case providers::ErrorKind::kCancelled:
+      return "CANCELLED";
+  }
+  return "ERROR";
+}
+
 }  // namespace
+
+void PrintJsonFailure(std::ostream& out, std::string_view code, std::string_view message,
+                      const std::string& session) {
+  nlohmann::ordered_json j = {{"error", message}, {"error_code", code}};
+  if (!session.empty()) j["session"] = session;
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
 
 int RunOneShot(const session::HostContext& host, const OneShotOptions& options, std::ostream& out,
                std::ostream& err) {
   const config::AgentConfig& agent_config = host.config.agent;
+  // Whatever fails, --output json prints one object: a caller (a script, a
+  // subagent's parent) parses stdout and must find why.
+  const auto fail = [&](std::string_view code, const std::string& message, int status,
+                        const std::string& session = "") {
+    err << "ikigai: " << message << "\n";
+    if (options.json_output) PrintJsonFailure(out, code, message, session);
+    return status;
+  };
   auto settings = session::ProviderSettingsFor(agent_config, options.flags);
-  if (!settings) {
-    err << "ikigai: " << settings.error() << "\n";
-    return 2;
-  }
+  if (!settings) return fail("CONFIG_ERROR", settings.error(), 2);
   if (settings->api_key.empty()) {
-    err << "ikigai: " << session::MissingKeyMessage(settings->kind) << "\n";
-    return 2;
+    return fail("AUTH", session::MissingKeyMessage(settings->kind), 2);
   }
   const std::string model = session::ModelFor(agent_config, options.flags, settings->kind);
   auto provider = providers::MakeProvider(*settings);
@@ -52,10 +81,7 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   std::unique_ptr<agent::SessionLog> log;
   if (options.resume) {
     auto resumed = session::ResumeSession(*options.resume);
-    if (!resumed) {
-      err << "ikigai: cannot resume: " << resumed.error() << "\n";
-      return 2;
-    }
+    if (!resumed) return fail("RESUME_FAILED", "cannot resume: " + resumed.error(), 2);
     history = std::move(resumed->messages);
     log = std::move(resumed->log);
   } else {
@@ -71,10 +97,7 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   registry.Set(host.registry);
   // Nobody can answer a question here: "ask" means refused (PERMISSION_DENIED).
   auto permissions = session::MakeApprovalPolicy(host, nullptr);
-  if (!permissions) {
-    err << "ikigai: " << permissions.error() << "\n";
-    return 2;
-  }
+  if (!permissions) return fail("CONFIG_ERROR", permissions.error(), 2);
   const executor::Executor executor = session::ExecutorFor(host, [&] { return host.mode; });
   if (!host.sandbox_notice.empty()) err << "ikigai: " << host.sandbox_notice << "\n";
   const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host, host.mode);
@@ -132,9 +155,10 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   end_line();
 
   if (!outcome) {
-    err << "ikigai: " << outcome.error().message << "\n";
+    const int status =
+        fail(ErrorCode(outcome.error().kind), outcome.error().message, 1, log ? log->id() : "");
     if (log) err << "The conversation is saved: ikigai --resume " << log->id() << "\n";
-    return 1;
+    return status;
   }
   if (options.json_output) {
     nlohmann::ordered_json j = {{"text", outcome->text},

@@ -3,7 +3,9 @@
 // The answer streams to stdout as it arrives; tool calls show their progress
 // on stderr, one line when they start and one when they end. With
 // `--output json`, stdout gets one JSON object at the end instead: the final
-// text, every tool call with its arguments and wrapped result, the usage.
+// text, every tool call with its arguments and wrapped result, the usage;
+// on any failure an object with "error", "error_code" and, once a session
+// exists, "session" (PrintJsonFailure).
 // Exit status: 0 when the model answered; 1 when the provider failed (the
 // reason on stderr) or the round limit stopped the prompt; 128 + the signal
 // when SIGINT (Ctrl+C, 130), SIGTERM or SIGHUP stopped the turn (the stream
@@ -12,6 +14,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include "session/agent_setup.h"
 #include "session/host_context.h"
@@ -24,6 +27,10 @@ struct OneShotOptions {
   session::AgentFlags flags;
   std::optional<std::string> resume;  // a session id, or "" for the last one
 };
+
+// {"error": message, "error_code": code, "session": id (if not empty)}.
+void PrintJsonFailure(std::ostream& out, std::string_view code, std::string_view message,
+                      const std::string& session);
 
 int RunOneShot(const session::HostContext& host, const OneShotOptions& options, std::ostream& out,
                std::ostream& err);

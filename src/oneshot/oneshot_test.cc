@@ -8,7 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -759,6 +762,55 @@ TEST(OneShotJsonTest, EmptyArgumentsAreShownAsTheObjectTheToolGot) {
   EXPECT_EQ(run.json["tool_calls"][0]["result"]["tool_success"], true) << run.json;
   EXPECT_EQ(run.json["tool_calls"][0]["result"]["result"]["error_code"], "INVALID_ARG");
   EXPECT_EQ(run.json["round_limit_reached"], true);
+}
+
+// Whatever fails, --output json prints one object a caller can parse.
+TEST(OneShotJsonTest, EveryFailureIsOneJsonObjectWithTheErrorAndTheSession) {
+  TempDir home;
+  // A port nobody listens on: bound, then closed.
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  ::close(fd);
+  const std::string unreachable = "http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  const Env base = {{"HOME", home.path()},      {"ANTHROPIC_API_KEY", ""},
+                    {"ANTHROPIC_BASE_URL", ""}, {"IKIGAI_PROVIDER", ""},
+                    {"IKIGAI_MODEL", ""},       {"IKIGAI_TOOL_TIMEOUT_MS", ""}};
+  const auto run = [&](Env extra, std::vector<std::string> args) {
+    Env env = base;
+    env.insert(env.end(), extra.begin(), extra.end());
+    args.insert(args.begin(), {"--provider", "openai", "--output", "json"});
+    return testing::RunExecutable(kIkigai, "",
+                                  {.argv_extra = args, .env = env, .cwd = home.path()});
+  };
+
+  auto unreached = run({{"OPENAI_API_KEY", "k"}, {"OPENAI_BASE_URL", unreachable}}, {"-p", "hi"});
+  EXPECT_EQ(unreached.exit_code, 1);
+  ASSERT_TRUE(unreached.json.is_object()) << unreached.out << unreached.err;
+  EXPECT_EQ(unreached.json["error_code"], "NETWORK_ERROR") << unreached.json;
+  EXPECT_NE(unreached.json["error"].get<std::string>().find("could not connect to"),
+            std::string::npos);
+  EXPECT_TRUE(unreached.json["session"].is_string()) << "the conversation is kept to resume";
+
+  auto no_key = run({{"OPENAI_API_KEY", ""}, {"OPENAI_BASE_URL", unreachable}}, {"-p", "hi"});
+  EXPECT_EQ(no_key.exit_code, 2);
+  ASSERT_TRUE(no_key.json.is_object()) << no_key.out;
+  EXPECT_EQ(no_key.json["error_code"], "AUTH") << no_key.json;
+
+  auto empty = run({{"OPENAI_API_KEY", "k"}}, {"-p", " "});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_EQ(empty.json["error_code"], "INVALID_ARG") << empty.out;
+
+  ::mkdir((home / ".ikigai").c_str(), 0755);
+  WriteFile(home / ".ikigai/config.json", R"({"max_rounds": "many"})");
+  auto bad_config = run({{"OPENAI_API_KEY", "k"}}, {"-p", "hi"});
+  EXPECT_EQ(bad_config.exit_code, 2);
+  EXPECT_EQ(bad_config.json["error_code"], "CONFIG_ERROR") << bad_config.out;
+  EXPECT_NE(bad_config.json["error"].get<std::string>().find("max_rounds"), std::string::npos);
 }
 
 TEST(OneShotSummaryTest, CallsAndResultsAreSummarizedOnOneLine) {

@@ -106,6 +106,13 @@ class Decoder final : public EventDecoder {
     return std::nullopt;
   }
 
+  bool Emitted() const override { return emitted_; }
+  void Reset() override {
+    turn_ = Turn{};
+    blocks_.clear();
+    done_ = false;
+  }
+
   bool Complete(bool) const override { return done_; }
 
   // Calls whose block never stopped (the stream ended with message_stop anyway).
@@ -174,17 +181,20 @@ class Decoder final : public EventDecoder {
     block.stopped = true;
     ToolCall& call = turn_.tool_calls[block.call];
     if (call.arguments.empty()) call.arguments = "{}";  // a call without parameters
+    emitted_ = true;
     if (sink_.on_tool_call) sink_.on_tool_call(call);
   }
 
   void AddText(const std::string& text) {
     if (text.empty()) return;
     turn_.text += text;
+    emitted_ = true;
     if (sink_.on_text) sink_.on_text(text);
   }
 
   Turn& turn_;
   const StreamSink& sink_;
+  bool emitted_ = false;  // something reached the sink
   std::map<long, Block> blocks_;
   bool done_ = false;
 };

@@ -407,8 +407,33 @@ TEST(AnthropicStreamTest, AnOverloadedErrorEventIsRateLimited) {
       recorder);
   ASSERT_FALSE(turn);
   EXPECT_EQ(turn.error().kind, ErrorKind::kRateLimited);
+  // Nothing was shown, so it was tried again (and overloaded every time).
   EXPECT_EQ(turn.error().message,
-            "the server reported an error in the stream (overloaded_error): Overloaded");
+            "the server reported an error in the stream (overloaded_error): Overloaded after 3 "
+            "retries");
+}
+
+TEST(AnthropicStreamTest, AnOverloadedStreamIsTriedAgainAndTheAnswerShownOnce) {
+  testing::LoopbackServer server(std::vector<testing::ScriptedReply>{
+      {testing::EventStreamHead() +
+       "event: message_start\ndata: "
+       "{\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":1}}}\n\n"
+       "event: error\ndata: "
+       "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":"
+       "\"Overloaded\"}}\n\n"},
+      {testing::EventStreamHead() + kRecordedStream}});
+  ProviderSettings settings;
+  settings.base_url = server.url() + "/";
+  settings.api_key = "sk-ant-123";
+  AnthropicProvider provider(settings);
+  RecordingSink recorder;
+  const std::atomic<bool> cancel{false};
+  auto turn = provider.StreamTurn(TurnRequest{}, recorder.sink(), cancel);
+  ASSERT_TRUE(turn) << turn.error().message;
+  EXPECT_EQ(server.requests(), 2);
+  EXPECT_EQ(turn->text, "Checking now.");
+  EXPECT_EQ(recorder.texts, (std::vector<std::string>{"Checking", " now."}));
+  EXPECT_EQ(turn->tool_calls.size(), 1u);
 }
 
 TEST(AnthropicStreamTest, AnotherErrorEventIsAServerError) {

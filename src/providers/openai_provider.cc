@@ -88,12 +88,20 @@ class Decoder final : public EventDecoder {
     const json* delta = Field(choice, "delta");
     if (const std::string* text = StringField(Field(delta, "content")); text && !text->empty()) {
       turn_.text += *text;
+      emitted_ = true;
       if (sink_.on_text) sink_.on_text(*text);
     }
     if (const json* calls = Field(delta, "tool_calls"); calls && calls->is_array()) {
       for (const json& fragment : *calls) AddFragment(fragment);
     }
     return std::nullopt;
+  }
+
+  bool Emitted() const override { return emitted_; }
+  void Reset() override {
+    turn_ = Turn{};
+    calls_.clear();
+    done_ = false;
   }
 
   // [DONE] is the terminal event; a server that ends the body properly after
@@ -109,6 +117,7 @@ class Decoder final : public EventDecoder {
       turn_.tool_calls.push_back(std::move(call));
     }
     calls_.clear();
+    emitted_ = emitted_ || !turn_.tool_calls.empty();
     if (sink_.on_tool_call) {
       for (const ToolCall& call : turn_.tool_calls) sink_.on_tool_call(call);
     }
@@ -131,6 +140,7 @@ class Decoder final : public EventDecoder {
 
   Turn& turn_;
   const StreamSink& sink_;
+  bool emitted_ = false;  // something reached the sink
   std::map<long, ToolCall> calls_;
   bool done_ = false;
 };

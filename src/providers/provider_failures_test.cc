@@ -185,16 +185,37 @@ TEST_P(ProviderFailuresTest, AServerThatNeverAnswersStallsOut) {
   LoopbackServer server({"", /*hang=*/true});
   ProviderSettings settings = Settings(server.url());
   settings.stall_timeout_ms = 500;
+  settings.max_retries = 1;
   const auto start = Clock::now();
   auto turn = Run(settings);
   const double took = SecondsSince(start);
   ASSERT_FALSE(turn);
   EXPECT_EQ(turn.error().kind, ErrorKind::kNetwork);
   EXPECT_EQ(turn.error().message,
-            "the server sent nothing for 0.5 s; gave up waiting for the answer");
-  EXPECT_GE(took, 0.45);
-  EXPECT_LT(took, 3.0);
-  EXPECT_EQ(server.requests(), 1);  // not retried
+            "the server sent nothing for 0.5 s; gave up waiting for the answer after 1 retry");
+  EXPECT_GE(took, 0.95);            // two stalls
+  EXPECT_EQ(server.requests(), 2);  // nothing was shown: tried again
+}
+
+TEST_P(ProviderFailuresTest, AConnectionClosedBeforeAnyByteIsTriedAgain) {
+  const std::string whole = openai() ? "data: {\"choices\":[{\"index\":0,\"delta\":{},"
+                                       "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+                                     : "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  LoopbackServer server(std::vector<ScriptedReply>{
+      {""}, {EventStreamHead() + StreamStart() + whole}});  // closed at once, then whole
+  auto turn = Run(Settings(server.url()));
+  ASSERT_TRUE(turn) << turn.error().message;
+  EXPECT_EQ(server.requests(), 2);
+  EXPECT_EQ(text_, "Hel");  // shown once
+  ASSERT_EQ(retries_.size(), 1u);
+}
+
+TEST_P(ProviderFailuresTest, AFailureAfterTextWasShownIsNotTriedAgain) {
+  LoopbackServer server({EventStreamHead() + StreamStart()});  // then the server closes
+  auto turn = Run(Settings(server.url()));
+  ASSERT_FALSE(turn);
+  EXPECT_EQ(server.requests(), 1);
+  EXPECT_TRUE(retries_.empty());
 }
 
 TEST_P(ProviderFailuresTest, AStreamThatStopsMidwayStallsOut) {
@@ -294,11 +315,16 @@ TEST_P(ProviderFailuresTest, NoServerIsANetworkErrorNamingTheUrl) {
   ASSERT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
   close(fd);
   const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
-  auto turn = Run(Settings(url));
+  ProviderSettings settings = Settings(url);
+  settings.max_retries = 1;
+  auto turn = Run(settings);
   ASSERT_FALSE(turn);
   EXPECT_EQ(turn.error().kind, ErrorKind::kNetwork);
   EXPECT_TRUE(turn.error().message.starts_with("could not connect to " + url + "/"))
       << turn.error().message;
+  // A refused connection is tried again before giving up.
+  EXPECT_TRUE(turn.error().message.ends_with(" after 1 retry")) << turn.error().message;
+  EXPECT_EQ(retries_.size(), 1u);
 }
 
 TEST(MakeProviderTest, ChoosesByKind) {

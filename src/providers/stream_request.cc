@@ -157,15 +157,39 @@ Result<std::monostate, ProviderError> RunStream(HttpClient& http, const StreamCa
       return true;
     };
     auto posted = http.Post(call.post, on_stream, cancel);
+    // Whatever failed before the user saw anything is tried again: a refused
+    // or reset connection, a TLS failure, a stall, a stream cut short, a
+    // server that reports overload inside the stream. A malformed stream or
+    // another error in it (a context too long) is not. Nullopt: try again.
+    const auto fail_or_retry = [&](ProviderError error) -> std::optional<ProviderError> {
+      const bool retryable =
+          error.kind == ErrorKind::kNetwork || error.kind == ErrorKind::kRateLimited;
+      if (!retryable || decoder.Emitted()) return error;
+      if (attempt >= call.max_retries) {
+        if (attempt > 0)
+          error.message +=
+              " after " + std::to_string(attempt) + (attempt == 1 ? " retry" : " retries");
+        return error;
+      }
+      const milliseconds wait = RetryDelay(attempt, std::nullopt);
+      if (on_retry) on_retry(error.message, wait);
+      if (!SleepUnlessCancelled(wait, cancel)) return Cancelled();
+      decoder.Reset();
+      return std::nullopt;
+    };
     if (!posted) {
-      if (decoder_error) return Err(std::move(*decoder_error));
-      return Err(FromTransfer(posted.error(), call.post));
+      auto error = fail_or_retry(decoder_error ? std::move(*decoder_error)
+                                               : FromTransfer(posted.error(), call.post));
+      if (error) return Err(std::move(*error));
+      continue;
     }
     const PostResponse& response = *posted;
     if (response.streamed) {
       if (decoder.Complete(/*clean_end=*/true)) return std::monostate{};
-      return Err(ProviderError{ErrorKind::kNetwork,
-                               "the connection closed before the answer was complete"});
+      auto error = fail_or_retry(
+          {ErrorKind::kNetwork, "the connection closed before the answer was complete"});
+      if (error) return Err(std::move(*error));
+      continue;
     }
     const long status = response.status;
     if (status >= 200 && status < 300) return Err(NotAStream(response));

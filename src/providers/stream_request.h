@@ -37,6 +37,11 @@ class EventDecoder {
   // Whether the answer is whole. `clean_end`: the server ended the body
   // properly (rather than the connection breaking).
   virtual bool Complete(bool clean_end) const = 0;
+  // Whether text or a tool call has reached the sink (the user saw it): a
+  // failure after that cannot be retried without showing it twice.
+  virtual bool Emitted() const = 0;
+  // Back to nothing received, for a retry.
+  virtual void Reset() = 0;
 };
 
 struct StreamCall {

@@ -1,5 +1,7 @@
 #include "providers/testing/loopback_server.h"
 
+#include <algorithm>
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -43,7 +45,10 @@ std::string EventStreamHead() {
   return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
 }
 
-LoopbackServer::LoopbackServer(ScriptedReply reply) : reply_(std::move(reply)) {
+LoopbackServer::LoopbackServer(ScriptedReply reply)
+    : LoopbackServer(std::vector<ScriptedReply>{std::move(reply)}) {}
+
+LoopbackServer::LoopbackServer(std::vector<ScriptedReply> replies) : replies_(std::move(replies)) {
   if (pipe2(stop_pipe_, O_CLOEXEC) != 0) Fail("pipe2");
   listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (listen_fd_ < 0) Fail("socket");
@@ -85,14 +90,15 @@ void LoopbackServer::Serve() {
         std::lock_guard lock(mutex_);
         last_request_ = request;
       }
-      ++requests_;
-      const std::string& out = reply_.bytes;
+      const ScriptedReply& reply =
+          replies_[std::min<std::size_t>(requests_++, replies_.size() - 1)];
+      const std::string& out = reply.bytes;
       for (std::size_t sent = 0; sent < out.size();) {
         const ssize_t n = send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
         if (n <= 0) break;
         sent += static_cast<std::size_t>(n);
       }
-      if (reply_.hang) HangUntilClosed(fd);
+      if (reply.hang) HangUntilClosed(fd);
     }
     close(fd);
   }

@@ -3,7 +3,7 @@
 // accepts and never answers, a stream that ends without its terminal event.
 //
 // One thread serves the connections one after another: each request is read
-// whole (headers and Content-Length body) and gets the same scripted reply,
+// whole (headers and Content-Length body) and gets its scripted reply,
 // written as given; then the connection is closed, or left open and silent
 // until the client goes away or the server is destroyed ("hang").
 #pragma once
@@ -30,6 +30,8 @@ std::string EventStreamHead();
 class LoopbackServer {
  public:
   explicit LoopbackServer(ScriptedReply reply);
+  // The n-th request gets the n-th reply; the last one repeats.
+  explicit LoopbackServer(std::vector<ScriptedReply> replies);
   ~LoopbackServer();
   LoopbackServer(const LoopbackServer&) = delete;
   LoopbackServer& operator=(const LoopbackServer&) = delete;
@@ -43,7 +45,7 @@ class LoopbackServer {
   bool ReadRequest(int fd, std::string& request);
   void HangUntilClosed(int fd);
 
-  ScriptedReply reply_;
+  std::vector<ScriptedReply> replies_;
   int listen_fd_ = -1;
   int stop_pipe_[2] = {-1, -1};
   int port_ = 0;
