@@ -1,5 +1,6 @@
 #include "agent/session_log.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -61,6 +62,50 @@ void AnswerOpenCalls(std::vector<Message>& messages) {
   }
 }
 
+// A log whose last line was cut (a crash, a full disk) is cut back to its
+// last whole line, so that the next line starts on a line of its own.
+// Says what was dropped, or "".
+std::string CutTornLine(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || st.st_size == 0) return "";
+  char last = '\n';
+  if (::pread(fd, &last, 1, st.st_size - 1) != 1 || last == '\n') return "";
+  // Look back in blocks for the newline before the torn part.
+  off_t end = st.st_size;
+  off_t keep = 0;
+  char block[4096];
+  while (end > 0 && keep == 0) {
+    const off_t start = end > static_cast<off_t>(sizeof block) ? end - sizeof block : 0;
+    const ssize_t n = ::pread(fd, block, static_cast<std::size_t>(end - start), start);
+    if (n <= 0) return "";
+    for (ssize_t i = n - 1; i >= 0; --i) {
+      if (block[i] == '\n') {
+        keep = start + i + 1;
+        break;
+      }
+    }
+    end = start;
+  }
+  if (::ftruncate(fd, keep) != 0) {
+    return "the last line of " + path + " is incomplete and could not be cut off (" +
+           std::strerror(errno) + ")";
+  }
+  return "the last line of " + path + " was incomplete (a crash?); its " +
+         std::to_string(st.st_size - keep) + " bytes were dropped";
+}
+
+// The working directory a session was started in: the "cwd" of its first
+// line, or "" (an older log, or an unreadable one).
+std::string StartDirectory(const std::string& path) {
+  std::ifstream in(path);
+  std::string first;
+  if (!std::getline(in, first)) return "";
+  const auto j = nlohmann::json::parse(first, nullptr, false);
+  if (!j.is_object()) return "";
+  const auto cwd = j.find("cwd");
+  return cwd != j.end() && cwd->is_string() ? cwd->get<std::string>() : "";
+}
+
 }  // namespace
 
 std::string DefaultSessionDirectory() {
@@ -89,26 +134,55 @@ nlohmann::json MessageToJson(const Message& message) {
 }
 
 Result<Message, std::string> MessageFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return Err(std::string("a message must be an object"));
+  std::string problem;
+  // The string at `key` of `object`; "" when absent; a problem when not a string.
+  const auto text_at = [&problem](const nlohmann::json& object, const char* key) -> std::string {
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null()) return "";
+    if (it->is_string()) return it->get<std::string>();
+    if (problem.empty()) problem = "'" + std::string(key) + "' is not a string";
+    return "";
+  };
+  // The objects of the array at `key`; a problem when not an array of objects.
+  const auto objects_at = [&problem](const nlohmann::json& object, const char* key) {
+    std::vector<const nlohmann::json*> items;
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null()) return items;
+    if (!it->is_array()) {
+      if (problem.empty()) problem = "'" + std::string(key) + "' is not an array";
+      return items;
+    }
+    for (const auto& item : *it) {
+      if (!item.is_object()) {
+        if (problem.empty()) problem = "an item of '" + std::string(key) + "' is not an object";
+        continue;
+      }
+      items.push_back(&item);
+    }
+    return items;
+  };
   Message message;
-  const std::string role = j.value("role", "");
+  const std::string role = text_at(j, "role");
   if (role == "user") {
     message.role = Role::kUser;
   } else if (role == "assistant") {
     message.role = Role::kAssistant;
   } else if (role == "tool_results") {
     message.role = Role::kToolResults;
-  } else {
-    return Err("unknown role '" + role + "'");
+  } else if (problem.empty()) {
+    problem = "unknown role '" + role + "'";
   }
-  message.text = j.value("text", "");
-  for (const auto& call : j.value("tool_calls", nlohmann::json::array())) {
+  message.text = text_at(j, "text");
+  for (const nlohmann::json* call : objects_at(j, "tool_calls")) {
     message.tool_calls.push_back(
-        {call.value("id", ""), call.value("name", ""), call.value("arguments", "")});
+        {text_at(*call, "id"), text_at(*call, "name"), text_at(*call, "arguments")});
   }
-  for (const auto& result : j.value("results", nlohmann::json::array())) {
+  for (const nlohmann::json* result : objects_at(j, "results")) {
     message.tool_results.push_back(
-        {result.value("call_id", ""), result.value("name", ""), result.value("content", "")});
+        {text_at(*result, "call_id"), text_at(*result, "name"), text_at(*result, "content")});
   }
+  if (!problem.empty()) return Err(std::move(problem));
   return message;
 }
 
@@ -131,13 +205,15 @@ Result<std::unique_ptr<SessionLog>, std::string> SessionLog::Create(const std::s
 
 Result<std::unique_ptr<SessionLog>, std::string> SessionLog::Reopen(const std::string& path,
                                                                     std::string id) {
-  std::FILE* file = std::fopen(path.c_str(), "ae");
-  if (file == nullptr) return Err("cannot write " + path + ": " + std::strerror(errno));
-  ::fchmod(::fileno(file), 0600);
-  return std::unique_ptr<SessionLog>(new SessionLog(std::move(id), path, file));
+  const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return Err("cannot write " + path + ": " + std::strerror(errno));
+  ::fchmod(fd, 0600);
+  std::unique_ptr<SessionLog> log(new SessionLog(std::move(id), path, fd));
+  log->repair_note_ = CutTornLine(fd, path);
+  return log;
 }
 
-SessionLog::~SessionLog() { std::fclose(file_); }
+SessionLog::~SessionLog() { ::close(fd_); }
 
 void SessionLog::Append(const nlohmann::json& event) {
   nlohmann::json line = event;
@@ -146,13 +222,19 @@ void SessionLog::Append(const nlohmann::json& event) {
                      .count();
   const std::string text =
       line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  std::fwrite(text.data(), 1, text.size(), file_);
-  std::fflush(file_);
+  // One write: O_APPEND puts it whole at the end, after any other writer's.
+  // A short write (a full disk) leaves a torn line, which the next Reopen
+  // cuts off; the conversation goes on in memory either way.
+  ssize_t written;
+  do {
+    written = ::write(fd_, text.data(), text.size());
+  } while (written < 0 && errno == EINTR);
 }
 
 void SessionLog::AppendMessage(const Message& message) { Append(MessageToJson(message)); }
 
-Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std::string& id) {
+Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std::string& id,
+                                               const std::optional<std::string>& cwd) {
   LoadedSession session;
   if (!id.empty()) {
     session.id = id;
@@ -160,8 +242,11 @@ Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std
   } else {
     std::filesystem::file_time_type newest{};
     std::error_code ec;
+    bool any = false;
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
       if (entry.path().extension() != ".jsonl") continue;
+      any = true;
+      if (cwd && StartDirectory(entry.path().string()) != *cwd) continue;
       const auto time = entry.last_write_time(ec);
       if (session.path.empty() || time > newest) {
         newest = time;
@@ -169,7 +254,13 @@ Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std
         session.id = entry.path().stem().string();
       }
     }
-    if (session.path.empty()) return Err("no saved session in " + dir);
+    if (session.path.empty()) {
+      return Err(any && cwd
+                     ? "no session was started in " + *cwd +
+                           "; ikigai --resume ID resumes another (the ids are the file names in " +
+                           dir + ")"
+                     : "no saved session in " + dir);
+    }
   }
   std::ifstream in(session.path);
   if (!in) return Err("no session '" + session.id + "' in " + dir);
@@ -178,14 +269,30 @@ Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std
   while (std::getline(in, line)) {
     ++number;
     if (line.empty()) continue;
+    const auto skip = [&](const std::string& why) {
+      session.skipped.push_back(session.path + ":" + std::to_string(number) + ": " + why);
+    };
     const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded()) {
-      // A line cut by a crash can only be the last one: stop there.
-      break;
+    if (j.is_discarded() || !j.is_object()) {
+      skip(j.is_discarded() ? "not JSON (cut by a crash?)" : "not a JSON object");
+      continue;
     }
-    if (j.value("type", "") != "message") continue;
+    const auto type = j.find("type");
+    if (type == j.end() || !type->is_string()) {
+      skip("no type");
+      continue;
+    }
+    if (*type == "session") {
+      const auto start = j.find("cwd");
+      if (start != j.end() && start->is_string()) session.cwd = start->get<std::string>();
+      continue;
+    }
+    if (*type != "message") continue;
     auto message = MessageFromJson(j);
-    if (!message) return Err(session.path + ":" + std::to_string(number) + ": " + message.error());
+    if (!message) {
+      skip(message.error());
+      continue;
+    }
     session.messages.push_back(std::move(*message));
   }
   AnswerOpenCalls(session.messages);

@@ -1,13 +1,20 @@
 // Every session, appended as it happens to ~/.ikigai/sessions/<id>.jsonl:
-// one JSON object per line (the session's start, each message, tool calls
-// and their results, usage), flushed line by line so a crash loses at most
-// the line being written. API keys are never written: nothing from the
-// configuration is, beyond the provider's and the model's names.
+// one JSON object per line (the session's start with its working
+// directory, each message, tool calls and their results, usage). API keys
+// are never written: nothing from the configuration is, beyond the
+// provider's and the model's names.
+//
+// A crash must cost at most the line being written, never what follows:
+// each line goes out in one write() on an O_APPEND descriptor (two writers
+// interleave only at line ends); a log reopened after a crash is first cut
+// back to its last whole line, so the next line does not join a torn one;
+// and loading skips a line it cannot read (reporting file and line) rather
+// than stopping there. Every field read is checked for its type.
 #pragma once
 
-#include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +28,8 @@ class SessionLog {
   // A new session in `dir` (created if missing), with a fresh id.
   static Result<std::unique_ptr<SessionLog>, std::string> Create(const std::string& dir,
                                                                  const nlohmann::json& start);
-  // Appends to an existing session's file.
+  // Appends to an existing session's file, cutting a torn last line off
+  // first (repair_note() then says what was dropped).
   static Result<std::unique_ptr<SessionLog>, std::string> Reopen(const std::string& path,
                                                                  std::string id);
   ~SessionLog();
@@ -31,25 +39,31 @@ class SessionLog {
 
   const std::string& id() const { return id_; }
   const std::string& path() const { return path_; }
+  const std::string& repair_note() const { return repair_note_; }
 
  private:
-  SessionLog(std::string id, std::string path, std::FILE* file)
-      : id_(std::move(id)), path_(std::move(path)), file_(file) {}
-  std::string id_, path_;
-  std::FILE* file_;
+  SessionLog(std::string id, std::string path, int fd)
+      : id_(std::move(id)), path_(std::move(path)), fd_(fd) {}
+  std::string id_, path_, repair_note_;
+  int fd_;
 };
 
 struct LoadedSession {
   std::string id;
   std::string path;
+  std::string cwd;  // where it started ("" in logs older than that field)
   std::vector<providers::Message> messages;
+  std::vector<std::string> skipped;  // "path:line: why" of each line left out
 };
 
-// The session `id`, or the most recent one when `id` is empty. Errors name
-// what was not found. A line cut by a crash ends the file; tool calls left
-// without results (the session ended while they ran) get CANCELLED ones, so
-// the conversation can go on.
-Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std::string& id);
+// The session `id`, or when `id` is empty the most recent one started in
+// `cwd` (another project's conversation must not continue here, its tools
+// now acting on this directory; nullopt: in any directory). Errors name what was not found. Lines
+// that cannot be read are skipped and listed; tool calls left without
+// results (the session ended while they ran) get CANCELLED ones, so the
+// conversation can go on.
+Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std::string& id,
+                                               const std::optional<std::string>& cwd = {});
 
 // ~/.ikigai/sessions
 std::string DefaultSessionDirectory();

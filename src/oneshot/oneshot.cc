@@ -82,6 +82,8 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   if (options.resume) {
     auto resumed = session::ResumeSession(*options.resume);
     if (!resumed) return fail("RESUME_FAILED", "cannot resume: " + resumed.error(), 2);
+    for (const std::string& warning : resumed->warnings)
+      err << "ikigai: warning: " << warning << "\n";
     history = std::move(resumed->messages);
     log = std::move(resumed->log);
   } else {

@@ -73,6 +73,7 @@ bool Repl::Start() {
     }
     resumed_ = std::move(resumed->messages);
     log_ = std::move(resumed->log);
+    resume_warnings_ = std::move(resumed->warnings);
   }
   discovery_.Start();
 
@@ -90,6 +91,7 @@ bool Repl::Start() {
   if (options_.resume) {
     display_.Notice("Resumed session " + (log_ ? log_->id() : *options_.resume) + " (" +
                     std::to_string(resumed_.size()) + " messages).");
+    for (const std::string& warning : resume_warnings_) display_.Warning("Warning: " + warning);
   }
   return true;
 }

@@ -78,6 +78,7 @@ class Repl {
   std::unique_ptr<agent::SessionLog> log_;         // created at the first message
   std::unique_ptr<agent::Agent> agent_;
   std::vector<providers::Message> resumed_;  // given to the agent when it is made
+  std::vector<std::string> resume_warnings_;
   agent::Cancellation cancellation_;
   int interrupts_at_empty_prompt_ = 0;
 };

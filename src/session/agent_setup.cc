@@ -73,11 +73,30 @@ Result<std::unique_ptr<agent::SessionLog>, std::string> CreateSessionLog(
 }
 
 Result<ResumedSession, std::string> ResumeSession(const std::string& id) {
-  auto loaded = agent::LoadSession(agent::DefaultSessionDirectory(), id);
+  char buffer[4096];
+  const std::string cwd = ::getcwd(buffer, sizeof buffer) != nullptr ? buffer : "";
+  auto loaded = agent::LoadSession(agent::DefaultSessionDirectory(), id, cwd);
   if (!loaded) return Err(std::move(loaded.error()));
-  ResumedSession session{loaded->id, std::move(loaded->messages), nullptr};
+  ResumedSession session{loaded->id, std::move(loaded->messages), nullptr, {}};
+  constexpr std::size_t kShown = 5;
+  for (std::size_t i = 0; i < loaded->skipped.size() && i < kShown; ++i) {
+    session.warnings.push_back("skipped a line it cannot read: " + loaded->skipped[i]);
+  }
+  if (loaded->skipped.size() > kShown) {
+    session.warnings.push_back("skipped " + std::to_string(loaded->skipped.size() - kShown) +
+                               " more unreadable lines");
+  }
+  if (!loaded->cwd.empty() && loaded->cwd != cwd) {
+    session.warnings.push_back("session " + loaded->id + " was started in " + loaded->cwd +
+                               "; its tools now act on " + cwd);
+  }
   auto reopened = agent::SessionLog::Reopen(loaded->path, loaded->id);
-  if (reopened) session.log = std::move(*reopened);
+  if (reopened) {
+    if (!(*reopened)->repair_note().empty()) session.warnings.push_back((*reopened)->repair_note());
+    session.log = std::move(*reopened);
+  } else {
+    session.warnings.push_back("the session will not be saved: " + reopened.error());
+  }
   return session;
 }
 

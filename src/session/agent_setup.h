@@ -47,12 +47,15 @@ std::string MissingKeyMessage(const std::string& provider);
 Result<std::unique_ptr<agent::SessionLog>, std::string> CreateSessionLog(
     const std::string& provider, const std::string& model);
 
-// A session to continue (`id`, or the most recent when empty): its messages,
-// and its file reopened for appending (null if it cannot be).
+// A session to continue (`id`, or the most recent one started in the
+// working directory when empty): its messages, its file reopened for
+// appending (null if it cannot be), and what the user should be told
+// (lines skipped, a torn line cut off, another directory).
 struct ResumedSession {
   std::string id;
   std::vector<providers::Message> messages;
   std::unique_ptr<agent::SessionLog> log;
+  std::vector<std::string> warnings;
 };
 Result<ResumedSession, std::string> ResumeSession(const std::string& id);
 
