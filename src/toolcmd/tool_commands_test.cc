@@ -286,7 +286,10 @@ TEST(IkigaiBinary, ToolsNeverSeeTheHostsSecrets) {
   WriteTool(home / ".ikigai/tools", "printenv",
             "[ \"$1\" = --schema ] && { echo '{\"name\": \"printenv\", \"description\": \"d\", "
             "\"parameters\": {\"type\": \"object\", \"properties\": {}}}'; exit 0; }\ncat "
-            ">/dev/null; printf '{\"env\": \"%s\"}' \"$(env | tr '\\n\"' ' _')\"\n");
+            // Quotes, backslashes (make's MAKEFLAGS has them) and controls
+            // would make invalid JSON: turned into plain characters.
+            ">/dev/null; printf '{\"env\": \"%s\"}' \"$(env | tr '\\n\"\\\\' ' _/' | tr -d "
+            "'\\000-\\037')\"\n");
   const std::vector<std::pair<std::string, std::string>> env = {
       {"HOME", home.path()},
       {"ANTHROPIC_API_KEY", "sk-ant-secret-1"},
