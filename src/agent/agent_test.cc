@@ -217,7 +217,10 @@ TEST_F(AgentTest, AToolCallRunsAndItsResultGoesBackWithItsId) {
   EXPECT_EQ(agent.messages().size(), 4u);
 }
 
-TEST_F(AgentTest, TheCallsOfOneTurnRunAtTheSameTimeAndKeepTheirOrder) {
+// Two commands may touch anything: they run one after the other, in the
+// model's order (executor/call_order.h; calls that cannot collide run at
+// once, as the executor's tests show).
+TEST_F(AgentTest, TheCallsOfOneTurnThatMayCollideRunInTheModelsOrder) {
   provider_.Answer(
       Calls({Bash("call_a", "sleep 1; echo first"), Bash("call_b", "sleep 1; echo second")}));
   provider_.Answer(Text("Both done."));
@@ -226,8 +229,7 @@ TEST_F(AgentTest, TheCallsOfOneTurnRunAtTheSameTimeAndKeepTheirOrder) {
   auto outcome = agent.Prompt("two at once", Observer(), cancel_);
   const double took = SecondsSince(start);
   ASSERT_TRUE(outcome) << outcome.error().message;
-  EXPECT_GE(took, 0.95);
-  EXPECT_LT(took, 1.8) << "two one-second calls ran one after the other";
+  EXPECT_GE(took, 1.95) << "two commands ran at once";
   ASSERT_EQ(provider_.requests.size(), 2u);
   const auto& results = provider_.requests[1].messages.back().tool_results;
   ASSERT_EQ(results.size(), 2u);

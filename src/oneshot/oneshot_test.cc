@@ -658,12 +658,17 @@ TEST_P(OneShotTest, ResumingASessionCutDuringToolsAnswersTheOpenCalls) {
   ::mkdir(sessions().c_str(), 0700);
   WriteFile(
       sessions() + "/20250101-000000-aaaaaa.jsonl",
-      R"({"type":"session","id":"20250101-000000-aaaaaa","provider":"x","model":"m"})"
-      "\n"
-      R"({"type":"message","role":"user","text":"run the build"})"
-      "\n"
-      R"({"type":"message","role":"assistant","text":"","tool_calls":[{"id":"call_dangling","name":"bash","arguments":"{\"command\":\"make\"}"}]})"
-      "\n");
+      json{{"type", "session"},
+           {"id", "20250101-000000-aaaaaa"},
+           {"provider", "x"},
+           {"model", "m"},
+           {"cwd", project()}}
+              .dump() +
+          "\n"
+          R"({"type":"message","role":"user","text":"run the build"})"
+          "\n"
+          R"({"type":"message","role":"assistant","text":"","tool_calls":[{"id":"call_dangling","name":"bash","arguments":"{\"command\":\"make\"}"}]})"
+          "\n");
   auto run = Ikigai({"--resume", "-p", "os-resume-2 go on"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, "Second answer.\n");
@@ -679,6 +684,26 @@ TEST_P(OneShotTest, ResumingASessionCutDuringToolsAnswersTheOpenCalls) {
   EXPECT_EQ(result["error_code"], "CANCELLED") << result;
   EXPECT_EQ(messages[4]["role"], "user");
   EXPECT_EQ(messages[4]["content"], "os-resume-2 go on");
+}
+
+// Another folder's conversation must not continue here, its tools now acting
+// on this folder: --resume without an id looks only at this folder's.
+TEST_P(OneShotTest, ResumeWithoutAnIdNeverTakesAnotherFoldersSession) {
+  ::mkdir((home_ / ".ikigai").c_str(), 0700);
+  ::mkdir(sessions().c_str(), 0700);
+  WriteFile(
+      sessions() + "/20250101-000000-bbbbbb.jsonl",
+      json{{"type", "session"}, {"id", "20250101-000000-bbbbbb"}, {"cwd", "/elsewhere"}}.dump() +
+          "\n" + R"({"type":"message","role":"user","text":"another project"})" + "\n");
+  auto run = Ikigai({"--resume", "-p", "os-resume-2 go on"});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("no session was started in " + project()), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("ikigai --resume ID"), std::string::npos) << run.err;
+  EXPECT_TRUE(Requests().empty());
+  // Named, it resumes, with a note that it came from elsewhere.
+  auto named = Ikigai({"--resume", "20250101-000000-bbbbbb", "-p", "os-resume-2 go on"});
+  EXPECT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_NE(named.err.find("was started in /elsewhere"), std::string::npos) << named.err;
 }
 
 // Configuration mistakes: exit 2, naming the file and the key, before any
