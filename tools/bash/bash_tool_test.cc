@@ -308,6 +308,7 @@ TEST(BashTool, TimeoutKillsTheWholeGroupAndKeepsPartialOutput) {
   EXPECT_EQ(run.json.value("timed_out", false), true) << run.out;
   EXPECT_EQ(Output(run), "start");
   EXPECT_EQ(run.json["exit_code"], 137);
+  EXPECT_EQ(run.json["timeout"], "timeout_seconds (1 s)");
   const pid_t pgid = ReadPid(dir / "pgid");
   EXPECT_TRUE(GroupGoneWithin(pgid, std::chrono::seconds(3)))
       << "left running: " << LiveProcessesInGroup(pgid).size();
@@ -323,6 +324,53 @@ TEST(BashTool, HostDeadlineStopsTheCommandBeforeTheHostDoes) {
   ExpectWellFormed(run);
   EXPECT_LT(run.seconds, 4.0);
   EXPECT_EQ(run.json.value("timed_out", false), true) << run.out;
+  // Said plainly: not the timeout the call asked for.
+  EXPECT_TRUE(run.json.value("timeout", "")
+                  .starts_with("the host's deadline for bash (4 s; "
+                               "tools.bash.timeout_ms"))
+      << run.out;
+}
+
+// The review's case: a command that had finished when the tool next looked,
+// after its deadline, was killed as if it had not: reported timed_out (with
+// its real exit status) and its background jobs killed. The tool is stopped
+// while the command ends and resumed past the deadline.
+// The number a command writes to `path`, once it is there (0 after 30 s).
+pid_t AwaitPid(const std::string& path) {
+  for (int i = 0; i < 3000; ++i) {
+    const std::string text = ::access(path.c_str(), F_OK) == 0 ? ReadFile(path) : std::string();
+    if (!text.empty() && text.back() == '\n') return static_cast<pid_t>(std::stol(text));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return 0;
+}
+
+TEST(BashTool, ACommandThatFinishedBeforeTheToolLookedIsNotTimedOut) {
+  TempDir dir;
+  RunOptions options;
+  options.env = {{"IKIGAI_TOOL_DEADLINE_MS", "3000"}};  // the command's: about 2.5 s
+  const auto start = std::chrono::steady_clock::now();
+  ToolRun run;
+  std::thread tool([&] {
+    run = Bash("echo $PPID > " + (dir / "tool") + "; sleep 0.2; sleep 60 > /dev/null 2>&1 & " +
+                   "echo $! > " + (dir / "background") + "; : > " + (dir / "done"),
+               options);
+  });
+  const pid_t tool_pid = AwaitPid(dir / "tool");
+  ASSERT_GT(tool_pid, 0);
+  ASSERT_EQ(::kill(tool_pid, SIGSTOP), 0);
+  for (int i = 0; i < 3000 && ::access((dir / "done").c_str(), F_OK) != 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_until(start + std::chrono::milliseconds(3200));
+  ::kill(tool_pid, SIGCONT);
+  tool.join();
+  ExpectWellFormed(run);
+  EXPECT_FALSE(run.json.contains("timed_out")) << run.out;
+  EXPECT_EQ(run.json["exit_code"], 0) << run.out;
+  const pid_t background = AwaitPid(dir / "background");
+  ASSERT_GT(background, 0);
+  EXPECT_EQ(::kill(background, 0), 0) << "the background job was killed";
+  ::kill(background, SIGKILL);
 }
 
 TEST(BashTool, BackgroundChildHoldingStdoutDoesNotHang) {
@@ -411,6 +459,17 @@ RunOptions WithTmpDir(const TempDir& dir) {
   RunOptions options;
   options.env = {{"TMPDIR", dir.path()}};
   return options;
+}
+
+TEST(BashTool, SpillFilesGoToTheSessionDirectory) {
+  TempDir session, tmp;
+  RunOptions options = WithTmpDir(tmp);
+  options.env.emplace_back("IKIGAI_SESSION_DIR", session.path());
+  const ToolRun run = Bash("seq 1 200000", options);
+  ExpectWellFormed(run);
+  const std::string path = run.json.value("full_output_path", "");
+  EXPECT_TRUE(path.starts_with(session.path() + "/ikigai-bash-")) << path;
+  EXPECT_TRUE(ikigai::testing::ListDir(tmp.path()).empty());
 }
 
 TEST(BashTool, OutputUnderTheBudgetIsWhole) {
@@ -600,7 +659,7 @@ TEST(BashTool, Schema) {
   EXPECT_TRUE(
       schema.value("description", "").starts_with("Execute a shell command and return output"));
   EXPECT_TRUE(schema.value("description", "")
-                  .ends_with("Returns: {output, exit_code, timed_out?, truncated?, "
+                  .ends_with("Returns: {output, exit_code, timed_out?, timeout?, truncated?, "
                              "full_output_path?}."));
   const Json& parameters = schema["parameters"];
   EXPECT_EQ(parameters["type"], "object");

@@ -32,7 +32,7 @@ namespace bash = ikigai::bash_tool;
 
 constexpr std::string_view kSchema = R"json({
   "name": "bash",
-  "description": "Execute a shell command and return output. The command runs with /bin/sh -c in its own process group, with stdin from /dev/null and no terminal, so interactive prompts get end-of-file instead of waiting; stdout and stderr are merged in order. Pagers are disabled (PAGER=cat, GIT_PAGER=cat) and git never prompts. A non-zero exit code is reported, not treated as an error; 128+N means killed by signal N. On timeout the whole process group is killed and the output so far is returned with timed_out. Long output keeps its head and tail with a marker between them, and the full output is saved to a file whose path is full_output_path. Background processes (cmd &) keep running after the command returns; redirect their output to a file (cmd > log 2>&1 &), as nothing reads it afterwards. Returns: {output, exit_code, timed_out?, truncated?, full_output_path?}.",
+  "description": "Execute a shell command and return output. The command runs with /bin/sh -c in its own process group, with stdin from /dev/null and no terminal, so interactive prompts get end-of-file instead of waiting; stdout and stderr are merged in order. Pagers are disabled (PAGER=cat, GIT_PAGER=cat) and git never prompts. A non-zero exit code is reported, not treated as an error; 128+N means killed by signal N. On timeout the whole process group is killed and the output so far is returned with timed_out, and timeout saying which limit ended it (timeout_seconds, or the host's deadline for bash, 10 minutes unless configured). Long output keeps its head and tail with a marker between them, and the full output is saved to a file whose path is full_output_path. Background processes (cmd &) keep running after the command returns, until the session ends; redirect their output to a file (cmd > log 2>&1 &), as nothing reads it afterwards. Returns: {output, exit_code, timed_out?, timeout?, truncated?, full_output_path?}.",
   "parameters": {
     "type": "object",
     "properties": {
@@ -42,7 +42,7 @@ constexpr std::string_view kSchema = R"json({
       },
       "timeout_seconds": {
         "type": "integer",
-        "description": "Kill the command after this many seconds (default 120, and never later than the host's tool deadline)"
+        "description": "Kill the command after this many seconds (default: the host's deadline for bash, 10 minutes unless configured; 120 without a host; never later than the host's deadline)"
       },
       "working_directory": {
         "type": "string",
@@ -64,20 +64,37 @@ constexpr seconds kLongestTimeout{30 * 24 * 3600};  // keeps time arithmetic far
 // printed before the host gives up on the tool.
 constexpr milliseconds kHostDeadlineMargin{500};
 
-bash::Clock::time_point CommandDeadline(const CallContext& context,
-                                        std::optional<std::int64_t> timeout_seconds) {
-  std::optional<bash::Clock::time_point> deadline;
+// When the command is killed, and what to tell the model if it is.
+struct CommandDeadline {
+  bash::Clock::time_point at;
+  std::string limit;
+};
+
+std::string Seconds(bash::Clock::duration d) {
+  return std::to_string(std::chrono::round<seconds>(d).count()) + " s";
+}
+
+CommandDeadline DeadlineFor(const CallContext& context,
+                            std::optional<std::int64_t> timeout_seconds) {
+  std::optional<CommandDeadline> deadline;
   if (timeout_seconds) {
-    deadline = context.start + std::min(seconds(*timeout_seconds), kLongestTimeout);
+    const seconds asked = std::min(seconds(*timeout_seconds), kLongestTimeout);
+    deadline = {context.start + asked, "timeout_seconds (" + Seconds(asked) + ")"};
   }
   if (context.deadline) {
     const auto left =
         std::max(bash::Clock::duration::zero(), *context.deadline - bash::Clock::now());
     const auto margin = std::min<bash::Clock::duration>(kHostDeadlineMargin, left / 5);
     const auto host = *context.deadline - margin;
-    deadline = deadline ? std::min(*deadline, host) : host;
+    if (!deadline || host < deadline->at) {
+      deadline = {host, "the host's deadline for bash (" +
+                            Seconds(*context.deadline - context.start) +
+                            "; tools.bash.timeout_ms in ikigai's configuration), not "
+                            "timeout_seconds"};
+    }
   }
-  return deadline.value_or(context.start + kDefaultTimeout);
+  return deadline.value_or(CommandDeadline{context.start + kDefaultTimeout,
+                                           "the default of " + Seconds(kDefaultTimeout)});
 }
 
 ToolError InvalidArg(std::string message) { return {code::kInvalidArg, std::move(message)}; }
@@ -142,11 +159,14 @@ Json Run(const Args& args, const CallContext& context) {
 
   const std::string spill_directory = bash::DefaultSpillDirectory();
   bash::OutputCapture capture(spill_directory);
-  const bash::CommandOutcome outcome =
-      bash::RunCommand({command, dir, CommandDeadline(context, timeout)}, capture);
+  const CommandDeadline deadline = DeadlineFor(context, timeout);
+  const bash::CommandOutcome outcome = bash::RunCommand({command, dir, deadline.at}, capture);
 
   Json answer{{"output", ""}, {"exit_code", outcome.exit_code}};
-  if (outcome.timed_out) answer["timed_out"] = true;
+  if (outcome.timed_out) {
+    answer["timed_out"] = true;
+    answer["timeout"] = deadline.limit;
+  }
   // The text's budget is what the rest of the largest possible answer
   // leaves of the whole answer's budget.
   Json largest = answer;

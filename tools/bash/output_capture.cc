@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -82,6 +83,12 @@ void OutputCapture::WriteToFile(std::string_view bytes) {
 }
 
 std::string DefaultSpillDirectory() {
+  // The session's own directory, which the host removes when the session
+  // ends; spill files of up to 64 MiB must not pile up in /tmp.
+  if (const char* session = std::getenv("IKIGAI_SESSION_DIR"); session != nullptr && *session) {
+    struct stat st {};
+    if (::stat(session, &st) == 0 && S_ISDIR(st.st_mode)) return session;
+  }
   const char* tmpdir = std::getenv("TMPDIR");
   if (tmpdir != nullptr && *tmpdir != '\0') return tmpdir;
   return "/tmp";

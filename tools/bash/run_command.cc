@@ -73,17 +73,25 @@ class CommandWatch {
   CommandWatch(Shell shell, OutputCapture& capture) : shell_(std::move(shell)), capture_(capture) {}
 
   CommandOutcome Run(Clock::time_point deadline) {
-    while (Clock::now() < deadline) {
+    for (;;) {
+      // A shell seen to exit in the wake that also passed the deadline has
+      // finished: its status stands, and its background jobs stay.
       if (exited_) {
         // Background processes are left alone from here on, cancelled or not.
         g_command_group = 0;
         // Whatever still holds the pipe open is in the background.
-        if (!output_closed_) DrainUntil(std::min(deadline, Clock::now() + kDrainGrace));
+        if (!output_closed_) {
+          DrainUntil(std::max(Clock::now(), std::min(deadline, Clock::now() + kDrainGrace)));
+        }
         return {ExitCode(status_), false};
+      }
+      if (Clock::now() >= deadline) {
+        Reap(WNOHANG);  // it may have ended while the tool was not looking
+        if (!exited_) return Kill();
+        continue;
       }
       WaitForEvent(deadline);
     }
-    return Kill();
   }
 
  private:

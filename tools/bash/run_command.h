@@ -7,7 +7,8 @@
 // once the shell has exited, the tool drains what is already in the pipe
 // (plus a short grace for output in flight) and returns. Such background
 // processes are left running: the command may have started a server on
-// purpose, and the model can stop it with another command. Once the tool has
+// purpose, and the model can stop it with another command; the host's guard
+// ends them with the session (src/spawning/host_guard.h). Once the tool has
 // exited nobody reads the pipe, so a background process that writes to it
 // later gets SIGPIPE; the schema tells the model to redirect their output.
 //
