@@ -31,16 +31,16 @@ std::vector<std::size_t> ExactMatches(std::string_view text, std::string_view ne
   return offsets;
 }
 
-// 1-based line numbers of sorted byte offsets, in one pass over the text.
+// The distinct 1-based line numbers of sorted byte offsets (several
+// matches on one line are one line), in one pass over the text.
 std::vector<std::size_t> LineNumbers(std::string_view text,
                                      const std::vector<std::size_t>& offsets) {
   std::vector<std::size_t> numbers;
-  numbers.reserve(offsets.size());
   std::size_t offset = 0, line = 1;
   for (std::size_t at : offsets) {
     line = LineNumberAt(text, at, offset, line);
     offset = at;
-    numbers.push_back(line);
+    if (numbers.empty() || numbers.back() != line) numbers.push_back(line);
   }
   return numbers;
 }
@@ -62,12 +62,15 @@ Json LinesField(const std::vector<std::size_t>& lines) {
   return field;
 }
 
-ToolError ExactNotUnique(const std::vector<std::size_t>& lines) {
+// `count` matches on `lines` (distinct: several may share a line).
+ToolError ExactNotUnique(std::size_t count, const std::vector<std::size_t>& lines) {
+  const std::string where =
+      lines.size() == 1 ? "all on line " + ListLines(lines) : "on lines " + ListLines(lines);
   return {toolkit::code::kNotUnique,
-          "String found " + std::to_string(lines.size()) +
-              " times, use replace_all to replace all. Matches at lines " + ListLines(lines) +
-              "; add surrounding lines to old_string to pick one.",
-          {{"lines", LinesField(lines)}}};
+          "String found " + std::to_string(count) +
+              " times, use replace_all to replace all. Matches " + where +
+              "; add surrounding text to old_string to pick one.",
+          {{"lines", LinesField(lines)}, {"matches", count}}};
 }
 
 ToolError NormalizedNotUnique(const std::vector<std::size_t>& lines) {
@@ -190,7 +193,7 @@ Result<EditOutcome, ToolError> ApplyEdit(const EditRequest& request) {
   if (auto invalid = CheckStrings(request.old_string, request.new_string)) return Err(*invalid);
   const std::vector<std::size_t> offsets = ExactMatches(request.content, request.old_string);
   if (offsets.size() > 1 && !request.replace_all) {
-    return Err(ExactNotUnique(LineNumbers(request.content, offsets)));
+    return Err(ExactNotUnique(offsets.size(), LineNumbers(request.content, offsets)));
   }
   if (!offsets.empty() || request.replace_all) {
     const std::string inserted =

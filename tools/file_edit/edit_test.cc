@@ -45,12 +45,13 @@ TEST(FileEditApply, MatchesDoNotOverlap) {
   EXPECT_EQ(ambiguous->content, "ba");
 }
 
-TEST(FileEditApply, NotUniqueListsLinesEvenSeveralOnOneLine) {
+TEST(FileEditApply, NotUniqueListsEachLineOnceAndCountsEveryMatch) {
   auto r = Edit("x x\ny\nx\n", "x", "z");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, code::kNotUnique);
   EXPECT_EQ(r.error().message.rfind("String found 3 times, use replace_all to replace all", 0), 0u);
-  EXPECT_EQ(r.error().extra["lines"], toolkit::Json::parse("[1,1,3]"));
+  EXPECT_EQ(r.error().extra["lines"], toolkit::Json::parse("[1,3]"));
+  EXPECT_EQ(r.error().extra["matches"], 3);
 }
 
 TEST(FileEditApply, NotUniqueMessageAndLinesAreBounded) {

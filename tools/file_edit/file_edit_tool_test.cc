@@ -77,6 +77,36 @@ TEST(FileEditTool, SeveralMatchesAreNotUniqueWithTheirLines) {
   EXPECT_EQ(ReadFile(path), content);
 }
 
+TEST(FileEditTool, MatchesSharingALineNameItOnce) {
+  TempDir dir;
+  const std::string path = dir / "f.txt";
+  WriteFile(path, "x x x\nnothing\nx\n");
+  const Json out = Edit(Args(path, "x", "y"));
+  EXPECT_EQ(out["error_code"], "NOT_UNIQUE");
+  const std::string error = out["error"];
+  EXPECT_TRUE(StartsWith(error, "String found 4 times")) << error;
+  EXPECT_NE(error.find("on lines 1, 3;"), std::string::npos) << error;
+  EXPECT_EQ(out["lines"], Json::parse("[1, 3]"));
+  EXPECT_EQ(out["matches"], 4);
+  WriteFile(path, "x x x\n");
+  const std::string one = Edit(Args(path, "x", "y"))["error"];
+  EXPECT_NE(one.find("all on line 1;"), std::string::npos) << one;
+}
+
+// file_edit reads the file whole: a huge one is refused, saying what to use.
+TEST(FileEditTool, AFileAboveTheCapIsRefusedWithWhatToDo) {
+  TempDir dir;
+  const std::string path = dir / "huge.log";
+  WriteFile(path, "start\n");
+  ASSERT_EQ(::truncate(path.c_str(), (16 << 20) + 1), 0);  // sparse: costs no disk
+  const Json out = Edit(Args(path, "start", "begin"));
+  EXPECT_EQ(out["error_code"], "FILE_TOO_LARGE") << out.dump();
+  const std::string error = out["error"];
+  EXPECT_NE(error.find("16 MiB"), std::string::npos) << error;
+  EXPECT_NE(error.find("sed -i"), std::string::npos) << error;
+  EXPECT_EQ(out["size"], (16 << 20) + 1);
+}
+
 TEST(FileEditTool, ReplaceAllReplacesEveryOccurrence) {
   TempDir dir;
   const std::string path = dir / "f.txt";

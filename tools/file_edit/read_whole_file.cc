@@ -35,6 +35,15 @@ Result<std::string, ToolError> ReadWholeFile(const std::string& path) {
         toolkit::code::kOpenFailed,
         "Cannot open file: " + path + " (not a regular file; only regular files can be edited)."});
   }
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxEditBytes) {
+    return Err(
+        ToolError{toolkit::code::kFileTooLarge,
+                  "File too large to edit: " + path + " is " + std::to_string(st.st_size) +
+                      " bytes; file_edit reads a file whole and takes at most " +
+                      std::to_string(kMaxEditBytes >> 20) +
+                      " MiB. Edit it with bash (sed -i, or a short script), or split the file.",
+                  {{"size", st.st_size}, {"limit", kMaxEditBytes}}});
+  }
   std::string content;
   content.reserve(static_cast<std::size_t>(st.st_size));
   char buf[65536];
@@ -46,6 +55,12 @@ Result<std::string, ToolError> ReadWholeFile(const std::string& path) {
       return Err(FileError(errno, path, FileOp::kRead));
     }
     content.append(buf, static_cast<std::size_t>(n));
+    if (content.size() > kMaxEditBytes) {  // it grew while being read
+      return Err(ToolError{toolkit::code::kFileTooLarge,
+                           "File too large to edit: " + path + " grew past " +
+                               std::to_string(kMaxEditBytes >> 20) +
+                               " MiB while being read. Edit it with bash (sed -i, or a script)."});
+    }
   }
   return content;
 }

@@ -1,6 +1,7 @@
 // Reading the file to edit, whole, with errors the model can act on.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "base/result.h"
@@ -8,10 +9,14 @@
 
 namespace ikigai::file_edit {
 
+// The largest file file_edit reads whole: FILE_TOO_LARGE beyond.
+inline constexpr std::uint64_t kMaxEditBytes = 16 << 20;
+
 // The bytes of the regular file at `path` (relative to the working
 // directory; symbolic links followed). A directory or another non-regular
 // file is an error that says what to do instead; it is never opened for
-// reading, so a FIFO cannot block the tool.
+// reading, so a FIFO cannot block the tool. A file above kMaxEditBytes is
+// FILE_TOO_LARGE, saying what to use instead.
 Result<std::string, toolkit::ToolError> ReadWholeFile(const std::string& path);
 
 }  // namespace ikigai::file_edit

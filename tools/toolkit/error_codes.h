@@ -27,6 +27,9 @@ inline constexpr std::string_view kBinaryFile = "BINARY_FILE";
 inline constexpr std::string_view kIsDirectory = "IS_DIRECTORY";
 inline constexpr std::string_view kBlocked = "BLOCKED";
 
+// A file larger than a tool handles whole (file_edit).
+inline constexpr std::string_view kFileTooLarge = "FILE_TOO_LARGE";
+
 // DECISIONS §6: a write the sandbox refused.
 inline constexpr std::string_view kSandboxDenied = "SANDBOX_DENIED";
 
