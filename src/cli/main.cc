@@ -169,7 +169,8 @@ int Run(int argc, char** argv) {
     if (prompt.find_first_not_of(" \t\r\n") == std::string::npos) {
       return fail("INVALID_ARG", "the prompt is empty. Give it as ikigai -p \"...\" or on stdin.");
     }
-    oneshot::OneShotOptions options{prompt, output == "json", {provider, model}, std::nullopt};
+    oneshot::OneShotOptions options{
+        prompt, output == "json", {provider, model}, std::nullopt, ::isatty(STDOUT_FILENO) == 1};
     if (*resume_option) options.resume = resume_id;
     return oneshot::RunOneShot(*host, options, std::cout, std::cerr);
   }

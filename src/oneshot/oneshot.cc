@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "agent/session_log.h"
+#include "base/visible_text.h"
 #include "executor/executor.h"
 #include "session/approval.h"
 #include "session/call_summary.h"
@@ -64,7 +65,7 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   // subagent's parent) parses stdout and must find why.
   const auto fail = [&](std::string_view code, const std::string& message, int status,
                         const std::string& session = "") {
-    err << "ikigai: " << message << "\n";
+    err << "ikigai: " << VisibleText(message, Layout::kKeep) << "\n";
     if (options.json_output) PrintJsonFailure(out, code, message, session);
     return status;
   };
@@ -114,14 +115,24 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   // ended before a tool's progress line (text, then tools, then more text
   // read as separate lines) and at the end.
   bool line_open = false;
-  const auto end_line = [&out, &line_open] {
+  // On a terminal the answer's controls are shown, never obeyed; piped, the
+  // answer is passed on byte for byte.
+  const bool terminal = options.stdout_is_terminal;
+  VisibleStream visible;
+  const auto end_line = [&out, &line_open, &visible, terminal] {
+    if (terminal) {
+      const std::string rest = visible.Finish();
+      out << rest;
+      if (!rest.empty()) line_open = rest.back() != '\n';
+    }
     if (line_open) out << "\n" << std::flush;
     line_open = false;
   };
   if (!options.json_output) {
-    observer.on_text = [&out, &line_open](std::string_view text) {
-      out << text << std::flush;
-      if (!text.empty()) line_open = text.back() != '\n';
+    observer.on_text = [&out, &line_open, &visible, terminal](std::string_view piece) {
+      const std::string shown = terminal ? visible.Feed(piece) : std::string(piece);
+      out << shown << std::flush;
+      if (!shown.empty()) line_open = shown.back() != '\n';
     };
   }
   observer.on_tool_start = [&err, &end_line](const providers::ToolCall& call) {
@@ -131,12 +142,13 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   observer.on_tool_end = [&err](const providers::ToolCall& call,
                                 const protocol::WrappedJson& wrapped,
                                 std::chrono::microseconds elapsed) {
-    err << "[tool] " << call.name << " -> " << session::SummarizeResult(wrapped) << " ("
-        << elapsed.count() / 1000 << " ms)\n";
+    err << "[tool] " << VisibleText(call.name, Layout::kOneLine) << " -> "
+        << session::SummarizeResult(wrapped) << " (" << elapsed.count() / 1000 << " ms)\n";
   };
 
   observer.on_retry = [&err](std::string_view reason, std::chrono::milliseconds wait) {
-    err << "[retry] " << reason << "; trying again in " << wait.count() << " ms\n";
+    err << "[retry] " << VisibleText(reason, Layout::kOneLine) << "; trying again in "
+        << wait.count() << " ms\n";
   };
 
   agent::Cancellation cancellation;

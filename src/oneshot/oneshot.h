@@ -26,6 +26,9 @@ struct OneShotOptions {
   bool json_output = false;
   session::AgentFlags flags;
   std::optional<std::string> resume;  // a session id, or "" for the last one
+  // A terminal gets the answer with its controls made visible; a pipe gets
+  // it byte for byte (base/visible_text.h).
+  bool stdout_is_terminal = false;
 };
 
 // {"error": message, "error_code": code, "session": id (if not empty)}.

@@ -48,6 +48,8 @@ constexpr const char* kFixtures = R"({"fixtures": [
    "response": {"content": "JSON done.", "usage": {"prompt_tokens": 30, "completion_tokens": 4, "total_tokens": 34}}},
   {"match": {"toolCallId": "call_sleep"}, "response": {"content": "never asked"}},
   {"match": {"toolCallId": "call_look"}, "response": {"content": "Found it."}},
+  {"match": {"userMessage": "os-escape"},
+   "response": {"content": "raw \u001b[31mred\u001b[0m \u001b]0;title\u0007 kept"}},
   {"match": {"userMessage": "os-plain"},
    "response": {"content": "Hello from the mock.", "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}}},
   {"match": {"userMessage": "os-one-tool"},
@@ -461,6 +463,14 @@ TEST_P(OneShotTest, JsonOutputIsOneObjectWithTextToolCallsAndUsage) {
   EXPECT_TRUE(std::filesystem::exists(sessions() + "/" + SessionId(run) + ".jsonl"));
 }
 
+// Piped, the answer is passed on byte for byte (a script may want the
+// escapes); only a terminal gets them made visible (the REPL's tests).
+TEST_P(OneShotTest, APipedAnswerStaysByteExact) {
+  auto run = Ikigai({"-p", "os-escape"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "raw \x1b[31mred\x1b[0m \x1b]0;title\x07 kept\n");
+}
+
 TEST_P(OneShotTest, JsonOutputOfAPlainAnswerHasNoToolCalls) {
   auto run = Ikigai({"--output", "json", "-p", "os-plain"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -836,6 +846,25 @@ TEST(OneShotJsonTest, EveryFailureIsOneJsonObjectWithTheErrorAndTheSession) {
   EXPECT_EQ(bad_config.exit_code, 2);
   EXPECT_EQ(bad_config.json["error_code"], "CONFIG_ERROR") << bad_config.out;
   EXPECT_NE(bad_config.json["error"].get<std::string>().find("max_rounds"), std::string::npos);
+}
+
+TEST(OneShotSummaryTest, OutsideTextInSummariesIsVisibleAndCutAtACharacter) {
+  // A name or command with controls cannot rewrite the line it is shown on.
+  EXPECT_EQ(session::SummarizeCall({"c", "ba\x1b]0;x\x07sh", R"({"command": "ls"})"}),
+            "ba\\x1b]0;x\\x07sh: ls");
+  EXPECT_EQ(session::SummarizeResult(protocol::WrappedJson::parse(
+                R"({"tool_success": false, "error_code": "X\u001b[2J"})")),
+            "X\\x1b[2J");
+  // 300 two-byte characters: cut at a character, never inside one.
+  std::string wide;
+  for (int i = 0; i < 300; ++i) wide += "\xc3\xa9";
+  const std::string line = session::SummarizeCall({"c", "bash", json{{"command", wide}}.dump()});
+  EXPECT_TRUE(line.ends_with("\xc3\xa9...")) << line;
+  EXPECT_LE(line.size(), std::string("bash: ").size() + 100);
+  // An approval shows the whole command, every line of it.
+  const std::string command = std::string(300, 'a') + "\nrm -rf ~ #\x1b[2K";
+  EXPECT_EQ(session::DescribeCallInFull({"c", "bash", json{{"command", command}}.dump()}),
+            std::string(300, 'a') + "\nrm -rf ~ #\\x1b[2K");
 }
 
 TEST(OneShotSummaryTest, CallsAndResultsAreSummarizedOnOneLine) {

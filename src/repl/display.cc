@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/visible_text.h"
 #include "session/call_summary.h"
 
 namespace ikigai::repl {
@@ -26,6 +27,10 @@ std::string Painted(std::string_view text, const char* sgr, bool color) {
   if (!color) return std::string(text);
   return std::string(sgr) + std::string(text) + kReset;
 }
+
+// Outside text on the terminal: its controls shown, never obeyed.
+std::string Visible(std::string_view text) { return VisibleText(text, Layout::kKeep); }
+std::string VisibleName(std::string_view name) { return VisibleText(name, Layout::kOneLine); }
 
 }  // namespace
 
@@ -57,9 +62,10 @@ std::string FormatElapsed(std::chrono::milliseconds elapsed) {
 }
 
 std::string ToolStartLine(const providers::ToolCall& call, const Style& style) {
-  std::string summary = session::SummarizeCall(call);  // "bash: ls -la"
-  const std::string rest = summary.substr(std::min(summary.size(), call.name.size()));
-  return Painted("[tool]", kDim, style.color) + " " + Painted(call.name, kBold, style.color) + rest;
+  const std::string summary = session::SummarizeCall(call);  // "bash: ls -la"
+  return Painted("[tool]", kDim, style.color) + " " +
+         Painted(VisibleName(call.name), kBold, style.color) +
+         summary.substr(std::min(summary.size(), VisibleName(call.name).size()));
 }
 
 std::string ToolEndLine(const providers::ToolCall& call, const protocol::WrappedJson& wrapped,
@@ -72,9 +78,10 @@ std::string ToolEndLine(const providers::ToolCall& call, const protocol::Wrapped
              outcome.starts_with("ok,")) {
     colour = kYellow;
   }
-  return Painted("[tool]", kDim, style.color) + " " + Painted(call.name, kBold, style.color) +
-         " -> " + Painted(outcome, colour, style.color) + " (" +
-         std::to_string(elapsed.count() / 1000) + " ms)";
+  return Painted("[tool]", kDim, style.color) + " " +
+         Painted(VisibleName(call.name), kBold, style.color) + " -> " +
+         Painted(outcome, colour, style.color) + " (" + std::to_string(elapsed.count() / 1000) +
+         " ms)";
 }
 
 Display::Display(std::ostream& out, Style style) : out_(out), style_(style) {}
@@ -111,65 +118,69 @@ void Display::WriteLocked(std::string_view text) {
 
 void Display::Text(std::string_view text) {
   std::lock_guard lock(mutex_);
-  WriteLocked(text);
+  WriteLocked(answer_.Feed(text));
 }
 
 void Display::ToolStart(const providers::ToolCall& call) {
   std::lock_guard lock(mutex_);
+  WriteLocked(answer_.Finish());  // an answer's last held-back bytes first
   WriteLocked((at_line_start_ ? "" : "\n") + ToolStartLine(call, style_) + "\n");
 }
 
 void Display::ToolEnd(const providers::ToolCall& call, const protocol::WrappedJson& wrapped,
                       std::chrono::microseconds elapsed) {
   std::lock_guard lock(mutex_);
+  WriteLocked(answer_.Finish());  // an answer's last held-back bytes first
   WriteLocked((at_line_start_ ? "" : "\n") + ToolEndLine(call, wrapped, elapsed, style_) + "\n");
 }
 
 void Display::Output(std::string_view text) {
   std::lock_guard lock(mutex_);
-  WriteLocked(text);
+  WriteLocked(Visible(text));
 }
 
 void Display::Notice(std::string_view line) {
   std::lock_guard lock(mutex_);
-  WriteLocked((at_line_start_ ? "" : "\n") + Paint(line, kDim) + "\n");
+  WriteLocked(answer_.Finish());  // an answer's last held-back bytes first
+  WriteLocked((at_line_start_ ? "" : "\n") + Paint(Visible(line), kDim) + "\n");
 }
 
 void Display::Warning(std::string_view line) {
   std::lock_guard lock(mutex_);
-  WriteLocked((at_line_start_ ? "" : "\n") + Paint(line, kYellow) + "\n");
+  WriteLocked(answer_.Finish());  // an answer's last held-back bytes first
+  WriteLocked((at_line_start_ ? "" : "\n") + Paint(Visible(line), kYellow) + "\n");
 }
 
 void Display::Error(std::string_view line) {
   std::lock_guard lock(mutex_);
-  WriteLocked((at_line_start_ ? "" : "\n") + Paint(line, kRed) + "\n");
+  WriteLocked(answer_.Finish());  // an answer's last held-back bytes first
+  WriteLocked((at_line_start_ ? "" : "\n") + Paint(Visible(line), kRed) + "\n");
 }
 
 void Display::Debug(std::string_view line) {
   std::lock_guard lock(mutex_);
-  WriteLocked((at_line_start_ ? "" : "\n") + Paint(line, kDim) + "\n");
+  WriteLocked(answer_.Finish());  // an answer's last held-back bytes first
+  WriteLocked((at_line_start_ ? "" : "\n") + Paint(Visible(line), kDim) + "\n");
 }
 
 void Display::Diff(std::string_view diff) {
   std::string text;
   for (std::size_t start = 0; start < diff.size();) {
     const std::size_t end = std::min(diff.find('\n', start), diff.size());
-    const std::string_view line = diff.substr(start, end - start);
+    const std::string line = Visible(diff.substr(start, end - start));
     const bool added = line.starts_with('+') && !line.starts_with("+++");
     const bool removed = line.starts_with('-') && !line.starts_with("---");
-    text += "  " +
-            (added     ? Paint(line, kGreen)
-             : removed ? Paint(line, kRed)
-                       : std::string(line)) +
-            "\n";
+    text += "  " + (added ? Paint(line, kGreen) : removed ? Paint(line, kRed) : line) + "\n";
     start = end + 1;
   }
   std::lock_guard lock(mutex_);
+  WriteLocked(answer_.Finish());  // an answer's last held-back bytes first
   WriteLocked((at_line_start_ ? "" : "\n") + text);
 }
 
 void Display::EndLine() {
   std::lock_guard lock(mutex_);
+  WriteLocked(answer_.Finish());
   if (!at_line_start_) WriteLocked("\n");
   ClearSpinnerLocked();
 }

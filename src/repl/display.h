@@ -16,6 +16,7 @@
 #include <string_view>
 #include <thread>
 
+#include "base/visible_text.h"
 #include "protocol/wrapper.h"
 #include "providers/conversation.h"
 
@@ -46,11 +47,12 @@ class Display {
   Display(const Display&) = delete;
   Display& operator=(const Display&) = delete;
 
+  // Outside text below has its controls made visible (base/visible_text.h).
   void Text(std::string_view text);  // the model's answer, as it arrives
   void ToolStart(const providers::ToolCall& call);
   void ToolEnd(const providers::ToolCall& call, const protocol::WrappedJson& wrapped,
                std::chrono::microseconds elapsed);
-  void Output(std::string_view text);   // a command's output, as is
+  void Output(std::string_view text);   // a command's output
   void Notice(std::string_view line);   // dim
   void Warning(std::string_view line);  // yellow
   void Error(std::string_view line);    // red
@@ -76,6 +78,7 @@ class Display {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool at_line_start_ = true;
+  VisibleStream answer_;  // the model's text, its controls made visible
   bool spinning_ = false;
   bool spinner_shown_ = false;
   bool stopping_ = false;

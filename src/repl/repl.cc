@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "base/visible_text.h"
 #include "permissions/policy.h"
 #include "session/call_summary.h"
 #include "session/tool_sandbox.h"
@@ -309,8 +310,20 @@ session::Answer Repl::Ask(const session::Question& question) {
   } turn_back{&cancellation_};
   display_.StopSpinner();
   display_.EndLine();
-  display_.Warning("Allow " + session::SummarizeCall(question.call) + "?");
-  if (!question.preview.empty()) display_.Diff(question.preview);
+  // The whole call, not the one-line summary: what is approved is what runs.
+  display_.Warning("Allow " + VisibleText(question.call.name, Layout::kOneLine) + "?");
+  if (question.preview.empty()) {
+    std::string shown;
+    const std::string full = session::DescribeCallInFull(question.call);
+    for (std::size_t start = 0; start <= full.size();) {
+      const std::size_t end = std::min(full.find('\n', start), full.size());
+      shown += "  | " + full.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+    display_.Output(shown);
+  } else {
+    display_.Diff(question.preview);
+  }
   display_.Notice("  y: yes, once   a: always (adds " + question.always_rule +
                   " for this project)   n: no (optionally: n, then a reason)");
   for (;;) {

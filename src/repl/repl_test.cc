@@ -50,6 +50,11 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"userMessage": "pasted line one\npasted line two"}, "response": {"content": "Got the paste."}},
   {"match": {"userMessage": "first part\nsecond part"}, "response": {"content": "Got the continuation."}},
   {"match": {"userMessage": "repl-after"}, "response": {"content": "Still here."}},
+  {"match": {"toolCallId": "call_hostile"}, "response": {"content": "Hostile done."}},
+  {"match": {"userMessage": "repl-hostile-answer"},
+   "response": {"content": "clip\u001b]52;c;ZXZpbA==\u0007 title\u001b]0;pwned\u0007 clear\u001b[2J csi\u009b2J end"}},
+  {"match": {"userMessage": "repl-hostile-call"},
+   "response": {"toolCalls": [{"id": "call_hostile", "name": "bash", "arguments": {"command": "echo hi #\u001b[2K\u001b[1G[tool] bash: ls"}}]}},
   {"match": {"userMessage": "repl-hello"}, "response": {"content": "Hello from the mock."}}
 ]})";
 
@@ -275,6 +280,34 @@ TEST_F(ReplTest, DiscoveryProblemsAppearOnceAsDebugLinesEvenWhileIdle) {
     ++count;
   }
   EXPECT_EQ(count, 1u) << all;
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
+// Outside text drives nothing on the user's terminal: the answer's clipboard
+// write, window title and clear screen, and a tool line disguised with
+// cursor moves, arrive as visible escapes; no raw ESC or C1 CSI reaches
+// the terminal but ikigai's own colours.
+TEST_F(ReplTest, OutsideTextCannotDriveTheTerminal) {
+  auto repl = Start(ProviderEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("repl-hostile-answer\r");
+  ASSERT_TRUE(
+      repl->Expect("clip\\x1b]52;c;ZXZpbA==\\x07 title\\x1b]0;pwned\\x07 clear\\x1b[2J "
+                   "csi\\u009b2J end"))
+      << repl->Raw();
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("repl-hostile-call\r");
+  ASSERT_TRUE(repl->Expect("Hostile done.")) << repl->Raw();
+  ASSERT_TRUE(repl->Expect("> "));
+  const std::string raw = repl->Raw();
+  EXPECT_EQ(raw.find("\x1b]"), std::string::npos) << "an OSC sequence reached the terminal";
+  EXPECT_EQ(raw.find("\x1b[2J"), std::string::npos);
+  EXPECT_EQ(raw.find("\x1b[2K"), std::string::npos);
+  EXPECT_EQ(raw.find("\xc2\x9b"), std::string::npos);
+  EXPECT_NE(repl->Plain().find("echo hi #\\x1b[2K\\x1b[1G[tool] bash: ls"), std::string::npos)
+      << repl->Plain();
   repl->Send("/quit\r");
   EXPECT_EQ(repl->Wait(), 0);
 }
@@ -604,7 +637,8 @@ TEST_F(ReplTest, AskModeAsksAndTheAnswersDecide) {
   ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
 
   repl->Send("repl-ask\r");
-  ASSERT_TRUE(repl->Expect("Allow bash: touch approved.txt?")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("Allow bash?")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("  | touch approved.txt")) << repl->Plain();
   ASSERT_TRUE(repl->Expect("allow? [y/a/n] ")) << repl->Plain();
   repl->Send("n not in this folder\r");
   ASSERT_TRUE(repl->Expect("Asked and answered.")) << repl->Plain();

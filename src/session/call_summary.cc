@@ -2,18 +2,40 @@
 // same in every front end.
 #include "session/call_summary.h"
 
+#include "base/utf8.h"
+#include "base/visible_text.h"
+
 namespace ikigai::session {
 namespace {
 
+// On one line, controls visible (base/visible_text.h), at most `max` bytes,
+// never cut inside a character.
 std::string OneLine(std::string text, std::size_t max) {
   for (char& c : text) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   }
-  if (text.size() > max) text = text.substr(0, max - 3) + "...";
+  text = VisibleText(text, Layout::kOneLine);
+  if (text.size() > max) text = text.substr(0, utf8::SafePrefixLength(text, max - 3)) + "...";
   return text;
 }
 
+std::string Name(const std::string& name) { return VisibleText(name, Layout::kOneLine); }
+
 }  // namespace
+
+std::string DescribeCallInFull(const providers::ToolCall& call) {
+  const auto args =
+      nlohmann::json::parse(call.arguments.empty() ? "{}" : call.arguments, nullptr, false);
+  std::string text;
+  if (args.is_object() && args.size() == 1 && args.contains("command") &&
+      args["command"].is_string()) {
+    text = args["command"].get<std::string>();
+  } else {
+    text = args.is_discarded() ? call.arguments
+                               : args.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  return VisibleText(text, Layout::kKeep);
+}
 
 std::string SummarizeCall(const providers::ToolCall& call) {
   const auto args =
@@ -31,17 +53,20 @@ std::string SummarizeCall(const providers::ToolCall& call) {
     }
   }
   if (what.empty()) what = call.arguments;
-  return call.name + ": " + OneLine(what, 100);
+  return Name(call.name) + ": " + OneLine(what, 100);
 }
 
 std::string SummarizeResult(const protocol::WrappedJson& wrapped) {
-  if (!wrapped.value("tool_success", false))
-    return wrapped.value("error_code", std::string("failed"));
+  if (!wrapped.value("tool_success", false)) {
+    const auto code = wrapped.find("error_code");
+    return code != wrapped.end() && code->is_string() ? OneLine(code->get<std::string>(), 60)
+                                                      : "failed";
+  }
   const auto& result = wrapped["result"];
   std::string summary = "ok";
   if (result.is_object()) {
     if (result.contains("error_code") && result["error_code"].is_string()) {
-      summary = result["error_code"].get<std::string>();
+      summary = OneLine(result["error_code"].get<std::string>(), 60);
     } else if (result.value("timed_out", false)) {
       summary = "timed out";
     } else if (result.contains("exit_code") && result["exit_code"].is_number_integer() &&
@@ -54,7 +79,9 @@ std::string SummarizeResult(const protocol::WrappedJson& wrapped) {
   if (const auto changed = wrapped.find("protected_paths_changed");
       changed != wrapped.end() && changed->is_array()) {
     summary += "; WARNING: changed protected paths:";
-    for (const auto& path : *changed) summary += " " + path.get<std::string>();
+    for (const auto& path : *changed) {
+      if (path.is_string()) summary += " " + OneLine(path.get<std::string>(), 200);
+    }
   }
   return summary;
 }

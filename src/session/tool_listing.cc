@@ -2,22 +2,30 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/visible_text.h"
+
 namespace ikigai::session {
+namespace {
+
+// Names, paths and a tool's own words on one line, controls made visible.
+std::string V(const std::string& text) { return VisibleText(text, Layout::kOneLine); }
+
+}  // namespace
 
 void PrintDiscoveryProblems(const registry::Registry& registry, std::ostream& out) {
   for (const auto& failure : registry.failures()) {
     if (failure.name.empty()) {  // a whole directory
-      out << "Debug: tool directory " << DisplayPath(failure.path) << " skipped (" << failure.reason
-          << ")\n";
+      out << "Debug: tool directory " << V(DisplayPath(failure.path)) << " skipped ("
+          << V(failure.reason) << ")\n";
       continue;
     }
-    out << "Debug: tool '" << failure.name << "' schema failed (" << failure.reason;
-    if (!failure.detail.empty()) out << ": " << failure.detail;
+    out << "Debug: tool '" << V(failure.name) << "' schema failed (" << V(failure.reason);
+    if (!failure.detail.empty()) out << ": " << V(failure.detail);
     out << ")\n";
   }
   for (const auto& tool : registry.tools()) {
     for (const auto& warning : tool.warnings) {
-      out << "Debug: tool '" << tool.name << "': " << warning << "\n";
+      out << "Debug: tool '" << V(tool.name) << "': " << V(warning) << "\n";
     }
   }
 }
@@ -25,7 +33,7 @@ void PrintDiscoveryProblems(const registry::Registry& registry, std::ostream& ou
 int ListTools(const HostContext& host, std::ostream& out) {
   out << "Available tools:\n";
   for (const auto& tool : host.registry->tools()) {
-    out << "  " << tool.name << " (" << DisplayPath(tool.path) << ")\n";
+    out << "  " << V(tool.name) << " (" << V(DisplayPath(tool.path)) << ")\n";
   }
   if (host.registry->tools().empty()) out << "  (none)\n";
   PrintDiscoveryProblems(*host.registry, out);
@@ -46,15 +54,15 @@ int ShowTool(const HostContext& host, const std::string& name, std::ostream& out
              std::ostream& err) {
   const registry::Tool* tool = host.registry->Find(name);
   if (tool == nullptr) {
-    err << "Unknown tool: '" << name << "'\n"
+    err << "Unknown tool: '" << V(name) << "'\n"
         << "Use /tool to see available tools.\n";
     return 1;
   }
-  out << "Tool: " << tool->name << "\n"
-      << "Path: " << DisplayPath(tool->path) << "\n"
+  out << "Tool: " << V(tool->name) << "\n"
+      << "Path: " << V(DisplayPath(tool->path)) << "\n"
       << "Schema:\n"
       << PrettySchema(tool->schema) << "\n";
-  for (const auto& warning : tool->warnings) out << "Warning: " << warning << "\n";
+  for (const auto& warning : tool->warnings) out << "Warning: " << V(warning) << "\n";
   return 0;
 }
 
