@@ -28,6 +28,17 @@ void Git(const std::string& dir, const std::string& args) {
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
+// A file name with a newline cannot forge an output line.
+TEST(GlobTool, ControlCharactersInPathsAreEscaped) {
+  TempDir dir;
+  WriteFile(dir / "x\nfake.c", "");
+  WriteFile(dir / "esc\x1b[2J.c", "");
+  ToolRun run = Glob({{"pattern", "*.c"}}, {.cwd = dir.path()});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json["output"], "esc\\x1b[2J.c\nx\\nfake.c") << run.out;
+  EXPECT_EQ(run.json["count"], 2);
+}
+
 TEST(GlobTool, SeedExampleJoinsPathSortsAndHasNoTrailingNewline) {
   TempDir dir;
   for (const char* f : {"notes.txt", "file2.txt", "file1.txt", "other.md"}) Touch(dir / f);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/utf8.h"
+#include "base/visible_text.h"
 #include "search/glob_pattern.h"
 #include "search/walker.h"
 #include "toolkit/budget.h"
@@ -30,7 +31,7 @@ namespace code = ikigai::toolkit::code;
 
 constexpr std::string_view kSchema = R"json({
   "name": "glob",
-  "description": "Find files matching a glob pattern. '*', '?' and '[...]' match within one path segment, '**' any number of directories ('src/**/*.c'); wildcards do not match a leading dot, so hidden files are found only when the pattern spells the dot ('.github/**/*.yml'). Files that .gitignore/.ignore exclude are skipped (no_ignore: true includes them); '.git' is never searched. Paths are sorted, one per line. Returns: {output, count, truncated?, ignored_files?}.",
+  "description": "Find files matching a glob pattern. '*', '?' and '[...]' match within one path segment, '**' any number of directories ('src/**/*.c'); wildcards do not match a leading dot, so hidden files are found only when the pattern spells the dot ('.github/**/*.yml'). Files that .gitignore/.ignore exclude are skipped (no_ignore: true includes them); '.git' is never searched. Paths are sorted, one per line; control characters in names are shown escaped (\\n, \\t, \\x1b). Returns: {output, count, truncated?, ignored_files?}.",
   "parameters": {
     "type": "object",
     "properties": {
@@ -143,7 +144,11 @@ Json Run(const Args& args, const CallContext&) {
       }
       return;
     }
-    if (matches) state.paths.push_back(Join(display_root, entry.path));
+    // A name with a newline would forge output lines: controls shown escaped.
+    if (matches) {
+      state.paths.push_back(
+          ikigai::VisibleText(Join(display_root, entry.path), ikigai::Layout::kOneLine));
+    }
   });
   if (!walked) {
     return ikigai::toolkit::FileError(walked.error(), walk_root, ikigai::toolkit::FileOp::kOpen)

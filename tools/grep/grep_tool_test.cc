@@ -51,6 +51,33 @@ TEST(GrepTool, SeedExample) {
       R"({"output":"src/main.c:42: // TODO: implement error handling\nsrc/util.c:15: // TODO: optimize this","count":2})");
 }
 
+// A file name with a newline cannot forge an output line.
+TEST(GrepTool, ControlCharactersInPathsAreEscaped) {
+  TempDir dir;
+  WriteFile(dir / "x\nfake.c:1: injected", "needle\n");
+  WriteFile(dir / "esc\x1b[2J.c", "needle\n");
+  ToolRun run = Grep({{"pattern", "needle"}}, {.cwd = dir.path()});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json["output"], "esc\\x1b[2J.c:1: needle\nx\\nfake.c:1: injected:1: needle")
+      << run.out;
+  EXPECT_EQ(run.json["count"], 2);
+}
+
+// An explicit path that is neither a file nor a directory is an error, not
+// an empty success (and a FIFO is never opened, so nothing blocks).
+TEST(GrepTool, ADeviceOrFifoAsPathIsAnError) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0644), 0);
+  for (const std::string& path : {std::string("/dev/null"), dir / "fifo"}) {
+    ToolRun run = Grep({{"pattern", "x"}, {"path", path}});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.json["error_code"], "INVALID_ARG") << run.out;
+    EXPECT_NE(run.json["error"].get<std::string>().find("Not a file or directory: " + path),
+              std::string::npos)
+        << run.out;
+  }
+}
+
 TEST(GrepTool, NoMatchesIsAnEmptySuccess) {
   TempDir dir;
   SeedTree(dir);

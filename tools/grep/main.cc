@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/utf8.h"
+#include "base/visible_text.h"
 #include "grep/file_search.h"
 #include "search/glob_pattern.h"
 #include "search/line_matcher.h"
@@ -40,7 +41,7 @@ namespace code = ikigai::toolkit::code;
 
 constexpr std::string_view kSchema = R"json({
   "name": "grep",
-  "description": "Search for pattern in files using regular expressions. Searches recursively from path (default: current directory), skipping hidden files, binary files and what .gitignore/.ignore exclude (no_ignore: true includes ignored files). The pattern is POSIX extended regex plus \\d \\w \\s \\b and (?i), matched line by line in linear time. Output is 'path:line: text' per matching line, sorted by path and line; lines over 500 bytes are cut. Returns: {output, count, truncated?, ignored_files?}.",
+  "description": "Search for pattern in files using regular expressions. Searches recursively from path (default: current directory), skipping hidden files, binary files and what .gitignore/.ignore exclude (no_ignore: true includes ignored files). The pattern is POSIX extended regex plus \\d \\w \\s \\b and (?i), matched line by line in linear time. Output is 'path:line: text' per matching line, sorted by path and line (control characters in paths shown escaped: \\n, \\t, \\x1b); lines over 500 bytes are cut. Returns: {output, count, truncated?, ignored_files?}.",
   "parameters": {
     "type": "object",
     "properties": {
@@ -170,10 +171,17 @@ Json Run(const Args& args, const CallContext&) {
     }
     return ikigai::toolkit::FileError(err, root, ikigai::toolkit::FileOp::kOpen).ToJson();
   }
+  if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+    return ToolError{code::kInvalidArg,
+                     "Not a file or directory: " + root +
+                         " (a device, FIFO or socket cannot be searched). Give a file or a "
+                         "directory as path."}
+        .ToJson();
+  }
   if (!S_ISDIR(st.st_mode)) {
     // A single file: searched whatever its name, as grep does.
     FileSearcher searcher(*matcher, search_options);
-    const std::string display = ikigai::utf8::Repair(root);
+    const std::string display = ikigai::VisibleText(root, ikigai::Layout::kOneLine);
     FileResult result = searcher.Search(root, display, true);
     if (result.matches > 0) found.push_back({root, display, std::move(result)});
   } else {
@@ -201,7 +209,8 @@ Json Run(const Args& args, const CallContext&) {
       }
       if (entry.type != EntryType::kFile || !passes_filter(entry)) return;
       std::string path = Display(root, entry.path);
-      std::string display = ikigai::utf8::Repair(path);
+      // A name with a newline would forge output lines: controls shown escaped.
+      std::string display = ikigai::VisibleText(path, ikigai::Layout::kOneLine);
       const bool render = rendered_bytes.load(std::memory_order_relaxed) < kRenderedMemoryCap;
       FileResult result = searchers[worker]->Search(path, display, render);
       if (result.matches == 0) return;
