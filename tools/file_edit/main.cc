@@ -56,13 +56,14 @@ Json Run(const Args& args, const CallContext&) {
   if (auto invalid = ikigai::file_edit::CheckStrings(old_string, new_string)) {
     return invalid->ToJson();
   }
-  auto content = ikigai::file_edit::ReadWholeFile(path);
-  if (!content) return content.error().ToJson();
+  auto file = ikigai::file_edit::ReadWholeFile(path);
+  if (!file) return file.error().ToJson();
 
-  auto edit = ikigai::file_edit::ApplyEdit({*content, old_string, new_string, replace_all});
+  auto edit = ikigai::file_edit::ApplyEdit({file->content, old_string, new_string, replace_all});
   if (!edit) return edit.error().ToJson();
   if (edit->replacements > 0) {
-    auto written = ikigai::toolkit::WriteFileAtomically(path, edit->content);
+    // Only over the version that was read: a change made meanwhile is kept.
+    auto written = ikigai::toolkit::WriteFileAtomically(path, edit->content, {.seen = file->stamp});
     if (!written) return written.error().ToJson();
   }
 

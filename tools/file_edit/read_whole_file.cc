@@ -19,7 +19,7 @@ using toolkit::ToolError;
 
 }  // namespace
 
-Result<std::string, ToolError> ReadWholeFile(const std::string& path) {
+Result<WholeFile, ToolError> ReadWholeFile(const std::string& path) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
   ikigai::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) return Err(FileError(errno, path, FileOp::kOpen));
@@ -44,7 +44,8 @@ Result<std::string, ToolError> ReadWholeFile(const std::string& path) {
                       " MiB. Edit it with bash (sed -i, or a short script), or split the file.",
                   {{"size", st.st_size}, {"limit", kMaxEditBytes}}});
   }
-  std::string content;
+  WholeFile file{{}, toolkit::FileStamp::Of(st)};
+  std::string& content = file.content;
   content.reserve(static_cast<std::size_t>(st.st_size));
   char buf[65536];
   for (;;) {
@@ -62,7 +63,7 @@ Result<std::string, ToolError> ReadWholeFile(const std::string& path) {
                                " MiB while being read. Edit it with bash (sed -i, or a script)."});
     }
   }
-  return content;
+  return file;
 }
 
 }  // namespace ikigai::file_edit

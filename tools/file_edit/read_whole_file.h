@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/result.h"
+#include "toolkit/atomic_file.h"
 #include "toolkit/tool_error.h"
 
 namespace ikigai::file_edit {
@@ -17,6 +18,10 @@ inline constexpr std::uint64_t kMaxEditBytes = 16 << 20;
 // file is an error that says what to do instead; it is never opened for
 // reading, so a FIFO cannot block the tool. A file above kMaxEditBytes is
 // FILE_TOO_LARGE, saying what to use instead.
-Result<std::string, toolkit::ToolError> ReadWholeFile(const std::string& path);
+struct WholeFile {
+  std::string content;
+  toolkit::FileStamp stamp;  // the version read, for the write's check
+};
+Result<WholeFile, toolkit::ToolError> ReadWholeFile(const std::string& path);
 
 }  // namespace ikigai::file_edit

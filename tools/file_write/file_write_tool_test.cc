@@ -181,6 +181,36 @@ TEST(FileWriteTool, FullDiskIsNoSpaceAndLeavesOldFileWhole) {
   EXPECT_EQ(ReadFile(dir / "listing.txt"), "data.txt\n") << "no temporary file may be left";
 }
 
+// A writable file in a directory its user may not write: `echo > f` works,
+// so must file_write (in place).
+TEST(FileWriteTool, AWritableFileInAReadOnlyDirectoryIsWritten) {
+  TempDir dir;
+  ::mkdir((dir / "ro").c_str(), 0755);
+  WriteFile(dir / "ro/f.txt", "old\n");
+  ASSERT_EQ(::chown((dir / "ro/f.txt").c_str(), kNobody, kNobody), 0);
+  ToolRun run =
+      Write({{"file_path", dir / "ro/f.txt"}, {"content", "new\n"}}, {.as_user = kNobody});
+  EXPECT_EQ(run.json["bytes"], 4) << run.out;
+  EXPECT_EQ(ReadFile(dir / "ro/f.txt"), "new\n");
+  EXPECT_EQ(ListDir(dir / "ro"), std::vector<std::string>{"f.txt"});
+}
+
+// A bind-mounted file cannot be renamed over (EBUSY): it is written in place.
+TEST(FileWriteTool, ABindMountedFileIsWrittenInPlace) {
+  TempDir dir;
+  WriteFile(dir / "mounted.txt", "old\n");
+  WriteFile(dir / "args.json",
+            Json{{"file_path", dir / "mounted.txt"}, {"content", "new content\n"}}.dump());
+  const std::string script = "set -e; mount --bind '" + dir / "mounted.txt" + "' '" +
+                             dir / "mounted.txt" + "'; '" + ToolPath("file-write") + "' < '" +
+                             dir / "args.json" + "' > '" + dir / "answer.json" + "'";
+  ToolRun sh = RunExecutable("/usr/bin/unshare", "", {.argv_extra = {"-rm", "sh", "-c", script}});
+  ASSERT_EQ(sh.exit_code, 0) << sh.err;
+  const Json answer = Json::parse(ReadFile(dir / "answer.json"));
+  EXPECT_EQ(answer["bytes"], 12) << answer.dump();
+  EXPECT_EQ(ReadFile(dir / "mounted.txt"), "new content\n");
+}
+
 TEST(FileWriteTool, UnicodeAndBinaryContentWrittenAsIs) {
   TempDir dir;
   const std::string text = "tab\there\r\nh\xC3\xA9llo \xF0\x9F\x98\x80\n";

@@ -27,6 +27,9 @@ inline constexpr std::string_view kBinaryFile = "BINARY_FILE";
 inline constexpr std::string_view kIsDirectory = "IS_DIRECTORY";
 inline constexpr std::string_view kBlocked = "BLOCKED";
 
+// The file changed between a tool's read and its write (file_edit,
+// file_write): nothing was written.
+inline constexpr std::string_view kFileChanged = "FILE_CHANGED";
 // A file larger than a tool handles whole (file_edit).
 inline constexpr std::string_view kFileTooLarge = "FILE_TOO_LARGE";
 
