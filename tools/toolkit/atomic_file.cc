@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "toolkit/error_codes.h"
 #include "toolkit/file_errors.h"
@@ -262,8 +263,26 @@ Result<WriteOutcome, ToolError> WriteFileAtomically(std::string_view path, std::
     return WriteInPlace(given, target, content, FileStamp::Of(old), options);
   }
 
+  // The content in a temporary file with the old file's owner, mode and
+  // attributes, synced. Unnamed first; named when the filesystem (or a
+  // missing /proc) does not allow giving it a name later.
+  const auto fill = [&](TempFile& tmp) -> int {
+    if (exists) {
+      if (::geteuid() == 0 || old.st_uid == ::geteuid()) {
+        if (::fchown(tmp.fd(), old.st_uid, old.st_gid) != 0) {
+          // Best effort: keeping owner and group is not worth failing the write.
+        }
+      }
+      if (::fchmod(tmp.fd(), old.st_mode & 07777) != 0) return errno;
+      CopyExtendedAttributes(target, tmp.fd());
+    } else if (::fchmod(tmp.fd(), 0666 & ~CurrentUmask()) != 0) {
+      return errno;
+    }
+    if (int err = WriteAll(tmp.fd(), content); err != 0) return err;
+    return ::fsync(tmp.fd()) != 0 ? errno : 0;
+  };
   std::string named;
-  const int fd = MakeTemporary(dir, base, named);
+  int fd = MakeTemporary(dir, base, named);
   if (fd < 0) {
     // A writable file in a directory we may not write: in place.
     if (exists && (errno == EACCES || errno == EPERM)) {
@@ -271,46 +290,30 @@ Result<WriteOutcome, ToolError> WriteFileAtomically(std::string_view path, std::
     }
     return Err(WriteError(errno, given, FileOp::kOpen));
   }
-  TempFile tmp(named, fd);
-
-  if (exists) {
-    if (::geteuid() == 0 || old.st_uid == ::geteuid()) {
-      if (::fchown(tmp.fd(), old.st_uid, old.st_gid) != 0) {
-        // Best effort: keeping owner and group is not worth failing the write.
-      }
-    }
-    if (::fchmod(tmp.fd(), old.st_mode & 07777) != 0) {
-      return Err(WriteError(errno, given, FileOp::kWrite));
-    }
-    CopyExtendedAttributes(target, tmp.fd());
-  } else if (::fchmod(tmp.fd(), 0666 & ~CurrentUmask()) != 0) {
-    return Err(WriteError(errno, given, FileOp::kWrite));
+  std::optional<TempFile> tmp(std::in_place, named, fd);
+  if (int err = fill(*tmp); err != 0) return Err(WriteError(err, given, FileOp::kWrite));
+  if (named.empty() && NameTemporary(tmp->fd(), dir, base, named) == 0) {
+    tmp->SetPath(named);
+  } else if (named.empty()) {
+    named = dir + "/." + base + ".ikigai-XXXXXX";
+    fd = ::mkostemp(named.data(), O_CLOEXEC);
+    if (fd < 0) return Err(WriteError(errno, given, FileOp::kOpen));
+    tmp.emplace(named, fd);
+    if (int err = fill(*tmp); err != 0) return Err(WriteError(err, given, FileOp::kWrite));
   }
-
-  if (int err = WriteAll(tmp.fd(), content); err != 0) {
-    return Err(WriteError(err, given, FileOp::kWrite));
-  }
-  if (::fsync(tmp.fd()) != 0) return Err(WriteError(errno, given, FileOp::kWrite));
-  if (named.empty()) {
-    if (const int err = NameTemporary(tmp.fd(), dir, base, named); err != 0) {
-      return Err(WriteError(err, given, FileOp::kWrite));
-    }
-    tmp.SetPath(named);
-  }
-  if (tmp.Close() != 0) return Err(WriteError(errno, given, FileOp::kWrite));
+  if (tmp->Close() != 0) return Err(WriteError(errno, given, FileOp::kWrite));
   if (options.before_replace) options.before_replace();
   if (!Unchanged(target, exists, seen)) return Err(Changed(given));
-  if (::rename(tmp.path().c_str(), target.c_str()) != 0) {
+  if (::rename(tmp->path().c_str(), target.c_str()) != 0) {
     const int err = errno;
     // A bind-mounted file (EBUSY), or a rename the filesystem refuses.
     if (exists && (err == EBUSY || err == EXDEV || err == EPERM)) {
-      ::unlink(tmp.path().c_str());
-      tmp.Release();
+      tmp.reset();  // removes it
       return WriteInPlace(given, target, content, FileStamp::Of(old), options);
     }
     return Err(WriteError(err, given, FileOp::kWrite));
   }
-  tmp.Release();
+  tmp->Release();
   // Make the rename itself durable; a failure here cannot be undone and the
   // new content is in place, so it is not reported.
   SyncDirectory(dir);
