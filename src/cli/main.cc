@@ -128,7 +128,8 @@ int Run(int argc, char** argv) {
       std::cerr << "ikigai: " << config.error() << "\n";
       return 2;
     }
-    return toolcmd::CheckTools(check_paths, config->tools.defaults, std::cout);
+    return toolcmd::CheckTools(check_paths, config->tools.defaults, std::cout,
+                               config->schema_timeout);
   }
   if (*call && call_args == "-") {
     call_args.assign(std::istreambuf_iterator<char>(std::cin), {});

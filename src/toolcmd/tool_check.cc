@@ -17,7 +17,6 @@ using spawning::JobEnd;
 using spawning::JobOutcome;
 
 constexpr std::size_t kSchemaLimit = 8 * 1024;
-constexpr std::chrono::milliseconds kSchemaTimeout{1000};
 constexpr int kSchemaAttempts = 3;
 
 std::string Ms(std::chrono::microseconds t) { return std::to_string(t.count() / 1000) + " ms"; }
@@ -69,7 +68,13 @@ void CheckCall(const std::string& what, const JobOutcome& o, bool must_be_error,
 
 }  // namespace
 
-std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limits& limits) {
+std::string Seconds(std::chrono::milliseconds t) {
+  return t.count() % 1000 == 0 ? std::to_string(t.count() / 1000) + " s"
+                               : std::to_string(t.count()) + " ms";
+}
+
+std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limits& limits,
+                                  std::chrono::milliseconds schema_timeout) {
   std::vector<RuleResult> results;
   const std::string file = path.substr(path.rfind('/') + 1);
   const std::string name = discovery::ToolNameFromFile(file);
@@ -101,7 +106,7 @@ std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limit
   // than the tool ever does afterwards.
   JobOutcome schema;
   for (int attempt = 0; attempt < kSchemaAttempts; ++attempt) {
-    schema = spawning::RunAll({job({path, "--schema"}, "", kSchemaLimit, kSchemaTimeout)})[0];
+    schema = spawning::RunAll({job({path, "--schema"}, "", kSchemaLimit, schema_timeout)})[0];
     if (schema.end != JobEnd::kTimedOut) break;
   }
   const std::vector<JobOutcome> runs = spawning::RunAll({
@@ -109,10 +114,11 @@ std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limit
       job({path}, "this is not JSON {", limits.output_limit, limits.timeout),
   });
 
-  results.push_back({schema.end != JobEnd::kTimedOut, "--schema answers within 1 s",
-                     schema.end == JobEnd::kTimedOut
-                         ? "no answer within 1 s in " + std::to_string(kSchemaAttempts) + " tries"
-                         : Ms(schema.elapsed)});
+  results.push_back(
+      {schema.end != JobEnd::kTimedOut, "--schema answers within " + Seconds(schema_timeout),
+       schema.end == JobEnd::kTimedOut ? "no answer within " + Seconds(schema_timeout) + " in " +
+                                             std::to_string(kSchemaAttempts) + " tries"
+                                       : Ms(schema.elapsed)});
   results.push_back({schema.end != JobEnd::kOutputTooLarge, "--schema output within 8 KB",
                      schema.end == JobEnd::kOutputTooLarge
                          ? "more than 8 KB"
@@ -144,12 +150,12 @@ std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limit
 }
 
 int CheckTools(const std::vector<std::string>& paths, const executor::Limits& limits,
-               std::ostream& out) {
+               std::ostream& out, std::chrono::milliseconds schema_timeout) {
   int status = 0;
   for (const auto& path : paths) {
     out << "Checking " << path << "\n";
     std::size_t broken = 0;
-    const auto results = CheckTool(path, limits);
+    const auto results = CheckTool(path, limits, schema_timeout);
     for (const auto& r : results) {
       out << (r.kept ? "  ok    " : "  FAIL  ") << r.rule << ": " << r.detail << "\n";
       if (!r.kept) ++broken;

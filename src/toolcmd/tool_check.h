@@ -7,6 +7,7 @@
 // The three runs happen at once, as the host would run them.
 #pragma once
 
+#include <chrono>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,10 +22,14 @@ struct RuleResult {
   std::string detail;  // what was seen
 };
 
-std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limits& limits);
+// `schema_timeout`: discovery's deadline for --schema (schema_timeout_ms).
+std::vector<RuleResult> CheckTool(
+    const std::string& path, const executor::Limits& limits,
+    std::chrono::milliseconds schema_timeout = std::chrono::milliseconds(1000));
 
 // Prints the results of every path; returns 1 if any rule is broken.
 int CheckTools(const std::vector<std::string>& paths, const executor::Limits& limits,
-               std::ostream& out);
+               std::ostream& out,
+               std::chrono::milliseconds schema_timeout = std::chrono::milliseconds(1000));
 
 }  // namespace ikigai::toolcmd
