@@ -32,13 +32,13 @@ std::vector<std::size_t> AssignWaves(const std::vector<CallAccess>& calls) {
   return waves;
 }
 
-std::optional<std::string> NamedPath(const std::string& path_argument, const std::string& cwd) {
+std::optional<std::string> NamedPath(const std::string& path_argument) {
   if (path_argument.empty()) return std::nullopt;
-  std::filesystem::path path(path_argument);
-  if (path.is_relative()) path = std::filesystem::path(cwd) / path;
+  std::error_code error;
+  std::filesystem::path path = std::filesystem::absolute(path_argument, error);
+  if (error) return std::nullopt;
   // Resolved through symbolic links where they exist, so that two names of
   // one file are one path.
-  std::error_code error;
   std::filesystem::path resolved = std::filesystem::weakly_canonical(path, error);
   std::string normal = (error ? path.lexically_normal() : resolved).string();
   while (normal.size() > 1 && normal.ends_with('/')) normal.pop_back();

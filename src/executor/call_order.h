@@ -29,8 +29,9 @@ struct CallAccess {
 // The wave of each call (0 first), in the order of `calls`.
 std::vector<std::size_t> AssignWaves(const std::vector<CallAccess>& calls);
 
-// The path a call names: its path argument made absolute against `cwd`
-// and lexically normalized, or nullopt.
-std::optional<std::string> NamedPath(const std::string& path_argument, const std::string& cwd);
+// The path a call names: its path argument made absolute (against the
+// working directory, which tools share with the host), symbolic links
+// resolved where they exist, or nullopt.
+std::optional<std::string> NamedPath(const std::string& path_argument);
 
 }  // namespace ikigai::executor

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 namespace ikigai::executor {
 namespace {
 
@@ -29,14 +31,12 @@ TEST(CallOrder, AReaderOfAWrittenPathKeepsItsPlace) {
 }
 
 TEST(CallOrder, ADirectoryOverlapsWhatIsBelowIt) {
-  EXPECT_EQ(AssignWaves({Reads("/src"), Writes("/src/x.cc"), Writes("/srcx")}),
-            (Waves{0, 1, 0}));
+  EXPECT_EQ(AssignWaves({Reads("/src"), Writes("/src/x.cc"), Writes("/srcx")}), (Waves{0, 1, 0}));
   EXPECT_EQ(AssignWaves({Writes("/"), Reads("/etc")}), (Waves{0, 1}));
 }
 
 TEST(CallOrder, AWriterThatNamesNoPathRunsAlone) {
-  EXPECT_EQ(AssignWaves({Reads("/a"), Writes(), Reads("/b"), Writes("/c")}),
-            (Waves{0, 1, 2, 2}));
+  EXPECT_EQ(AssignWaves({Reads("/a"), Writes(), Reads("/b"), Writes("/c")}), (Waves{0, 1, 2, 2}));
   // A reader that names no path may read what any writer writes.
   EXPECT_EQ(AssignWaves({Writes("/a"), Reads(), Writes("/b")}), (Waves{0, 1, 2}));
 }
@@ -49,9 +49,10 @@ TEST(CallOrder, ALaterCallNeverOvertakesAnEarlierOneItConflictsWith) {
 }
 
 TEST(CallOrder, NamedPathsAreAbsoluteAndNormal) {
-  EXPECT_EQ(NamedPath("x/../y.txt", "/nonexistent/w"), "/nonexistent/w/y.txt");
-  EXPECT_EQ(NamedPath("/nonexistent/a/./b/", "/w"), "/nonexistent/a/b");
-  EXPECT_EQ(NamedPath("", "/w"), std::nullopt);
+  EXPECT_EQ(NamedPath("nonexistent-x/../nonexistent-y.txt"),
+            (std::filesystem::current_path() / "nonexistent-y.txt").string());
+  EXPECT_EQ(NamedPath("/nonexistent/a/./b/"), "/nonexistent/a/b");
+  EXPECT_EQ(NamedPath(""), std::nullopt);
 }
 
 }  // namespace

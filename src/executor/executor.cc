@@ -3,11 +3,8 @@
 // arguments not an object) are answered without a process.
 #include "executor/executor.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -169,14 +166,6 @@ json Wrap(std::string_view tool, const JobOutcome& o, const Limits& limits) {
   std::abort();
 }
 
-std::string CurrentDirectory() {
-  char* cwd = ::getcwd(nullptr, 0);
-  if (cwd == nullptr) return "/";
-  std::string dir(cwd);
-  std::free(cwd);
-  return dir;
-}
-
 bool HasReadOnlyHint(const registry::Tool& tool, const Call&) {
   const nlohmann::json& annotations = tool.schema.annotations;
   if (!annotations.is_object()) return false;
@@ -184,13 +173,13 @@ bool HasReadOnlyHint(const registry::Tool& tool, const Call&) {
   return hint != annotations.end() && hint->is_boolean() && hint->get<bool>();
 }
 
-CallAccess AccessOf(const Call& call, bool read_only, const std::string& cwd) {
+CallAccess AccessOf(const Call& call, bool read_only) {
   CallAccess access;
   access.writes = !read_only;
   for (const char* name : {"file_path", "path"}) {
     auto path = call.arguments.find(name);
     if (path != call.arguments.end() && path->is_string()) {
-      access.path = NamedPath(path->get<std::string>(), cwd);
+      access.path = NamedPath(path->get<std::string>());
       break;
     }
   }
@@ -212,7 +201,6 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
   std::map<std::string, std::vector<std::string>> env_by_key;
   std::vector<std::size_t> writing_calls;
   std::vector<CallAccess> accesses;  // accesses[k] of jobs[k]
-  const std::string cwd = CurrentDirectory();
   const ReadOnlyTest& is_read_only =
       options_.is_read_only ? options_.is_read_only : ReadOnlyTest(HasReadOnlyHint);
 
@@ -267,7 +255,7 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     job.timeout = limits.timeout;
     jobs.push_back(std::move(job));
     job_call.push_back(i);
-    accesses.push_back(AccessOf(call, is_read_only(*tool, call), cwd));
+    accesses.push_back(AccessOf(call, is_read_only(*tool, call)));
   }
 
   std::optional<sandbox::ProtectedSnapshot> before;
