@@ -116,7 +116,7 @@ int Run(int argc, char** argv) {
   if (*trust) return session::RecordTrust(trust_dir, true, store, std::cout, std::cerr);
   if (*untrust) return session::RecordTrust(untrust_dir, false, store, std::cout, std::cerr);
   // From here on tools may run: nothing they start may outlive this process,
-  // and their scratch directory goes with it. While there is one thread.
+  // and their scratch directory goes with it.
   spawning::StartHostGuard();
   char cwd[4096];
   session::TrustState trust_state =
@@ -184,4 +184,7 @@ int Run(int argc, char** argv) {
 }  // namespace
 }  // namespace ikigai::cli
 
-int main(int argc, char** argv) { return ikigai::cli::Run(argc, argv); }
+int main(int argc, char** argv) {
+  ikigai::spawning::RunHostGuardIfAsked(argc, argv);  // returns unless it is one
+  return ikigai::cli::Run(argc, argv);
+}

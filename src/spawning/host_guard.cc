@@ -4,8 +4,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,6 +17,8 @@
 #include <map>
 #include <set>
 #include <vector>
+
+extern char** environ;
 
 namespace ikigai::spawning {
 namespace {
@@ -30,13 +32,14 @@ constexpr int kWatchIntervalMs = 200;
 constexpr int kStartingIntervalMs = 20;
 constexpr std::chrono::milliseconds kStarting{300};
 constexpr std::chrono::seconds kWatchAfterWake{2};
-// Messages on the pipe, a line each: "p<pid>" a tool process started; "q"
-// the host is exiting: clean up now, while its tree is whole, then exit.
+// Messages on the pipe, a line each: "p<pid>", a tool process started.
 // Rounds of killing after the host ended (new children of a dying tree).
 constexpr int kKillRounds = 50;
 
+// The hidden first argument that makes the executable a guard.
+constexpr const char* kGuardMode = "--ikigai-host-guard";
+
 int g_wake_fd = -1;
-pid_t g_guard = -1;
 
 struct Process {
   pid_t pid = 0;
@@ -194,9 +197,7 @@ class Watch {
   ::prctl(PR_SET_NAME, "ikigai-guard");
   const int null = ::open("/dev/null", O_RDWR);
   for (int fd = 0; fd < 3; ++fd) ::dup2(null, fd);
-  if (read_fd != 3 && ::dup2(read_fd, 3) != 3) ::_exit(0);
-  read_fd = 3;
-  ::close_range(4, ~0U, 0);
+  ::close_range(read_fd + 1, ~0U, 0);
 
   Process self_host;
   if (!ReadProcess(host, self_host)) ::_exit(0);
@@ -204,7 +205,7 @@ class Watch {
   Clock::time_point woken{};
   bool watching = false;
   std::string pending;  // a message not yet complete
-  for (bool host_alive = true; host_alive;) {
+  for (;;) {
     const int interval = Clock::now() - woken < kStarting ? kStartingIntervalMs : kWatchIntervalMs;
     pollfd fd{read_fd, POLLIN, 0};
     const int ready = ::poll(&fd, 1, watching ? interval : -1);
@@ -215,15 +216,12 @@ class Watch {
       pending.append(bytes, n > 0 ? static_cast<std::size_t>(n) : 0);
       for (std::size_t end; (end = pending.find('\n')) != std::string::npos;
            pending.erase(0, end + 1)) {
-        if (pending[0] == 'q') host_alive = false;
         if (pending[0] == 'p') watch.NoteStarted(std::atoi(pending.c_str() + 1));
         watching = true;
         woken = Clock::now();
       }
     }
-    if (watching || !host_alive) {
-      watching = watch.Note() || Clock::now() - woken < kWatchAfterWake;
-    }
+    if (watching) watching = watch.Note() || Clock::now() - woken < kWatchAfterWake;
   }
   watch.KillAll(session_dir);
   if (!session_dir.empty()) {
@@ -252,30 +250,32 @@ std::string StartHostGuard() {
   if (!session_dir.empty()) ::setenv("IKIGAI_SESSION_DIR", session_dir.c_str(), 1);
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return session_dir;
-  const pid_t host = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fds[1]);
-    GuardMain(fds[0], host, session_dir);
-  }
+  // A fresh image of this executable, not a fork: a forked guard would share
+  // the host's pages, and every page the host then writes would be copied
+  // (tens of milliseconds on a short command).
+  std::string host = std::to_string(::getpid());
+  std::string mode(kGuardMode);
+  std::string exe = "/proc/self/exe";
+  char* argv[] = {exe.data(), mode.data(), host.data(), session_dir.data(), nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[0], 3);  // clears close-on-exec
+  pid_t pid = -1;
+  const int error = ::posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
   ::close(fds[0]);
-  if (pid < 0) {
+  if (error != 0) {
     ::close(fds[1]);
     return session_dir;
   }
   ::fcntl(fds[1], F_SETFL, O_NONBLOCK);
   g_wake_fd = fds[1];
-  g_guard = pid;
-  // On a normal exit the guard cleans up while the host still waits, so
-  // background jobs are found through their living parents.
-  std::atexit([] {
-    // Blocking now: the quit must arrive.
-    ::fcntl(g_wake_fd, F_SETFL, 0);
-    if (::write(g_wake_fd, "q\n", 2) != 2) return;
-    while (::waitpid(g_guard, nullptr, 0) < 0 && errno == EINTR) {
-    }
-  });
   return session_dir;
+}
+
+int RunHostGuardIfAsked(int argc, char** argv) {
+  if (argc != 4 || std::strcmp(argv[1], kGuardMode) != 0) return -1;
+  GuardMain(3, static_cast<pid_t>(std::atoi(argv[2])), argv[3]);
 }
 
 void TellHostGuard(pid_t pid) {

