@@ -1,5 +1,7 @@
 #include "executor/call_order.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -17,6 +19,7 @@ bool Overlap(const std::string& a, const std::string& b) {
 bool Conflict(const CallAccess& a, const CallAccess& b) {
   if (!a.writes && !b.writes) return false;
   if (!a.path || !b.path) return true;
+  if (a.file_identity && a.file_identity == b.file_identity) return true;
   return Overlap(*a.path, *b.path);
 }
 
@@ -43,6 +46,14 @@ std::optional<std::string> NamedPath(const std::string& path_argument) {
   std::string normal = (error ? path.lexically_normal() : resolved).string();
   while (normal.size() > 1 && normal.ends_with('/')) normal.pop_back();
   return normal;
+}
+
+std::optional<std::string> HardLinkedIdentity(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink < 2) {
+    return std::nullopt;
+  }
+  return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
 }
 
 }  // namespace ikigai::executor

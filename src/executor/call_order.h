@@ -24,6 +24,9 @@ struct CallAccess {
   // Absolute, lexically normal; nullopt when the call names no path (it may
   // touch anything).
   std::optional<std::string> path;
+  // For a file with several hard links, its device and inode: two of its
+  // names are one file, however unlike they look.
+  std::optional<std::string> file_identity = std::nullopt;
 };
 
 // The wave of each call (0 first), in the order of `calls`.
@@ -33,5 +36,9 @@ std::vector<std::size_t> AssignWaves(const std::vector<CallAccess>& calls);
 // working directory, which tools share with the host), symbolic links
 // resolved where they exist, or nullopt.
 std::optional<std::string> NamedPath(const std::string& path_argument);
+
+// "device:inode" of `path` if it is a file with more than one hard link,
+// else nullopt.
+std::optional<std::string> HardLinkedIdentity(const std::string& path);
 
 }  // namespace ikigai::executor

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 
 namespace ikigai::executor {
 namespace {
@@ -46,6 +49,26 @@ TEST(CallOrder, ALaterCallNeverOvertakesAnEarlierOneItConflictsWith) {
   // first: it must wait for the second.
   EXPECT_EQ(AssignWaves({Writes("/a"), Writes("/a"), Reads("/a"), Writes("/b")}),
             (Waves{0, 1, 2, 0}));
+}
+
+TEST(CallOrder, TwoNamesOfOneHardLinkedFileAreOneFile) {
+  CallAccess first = Writes("/a/h0"), second = Writes("/b/h1"), other = Writes("/c");
+  first.file_identity = second.file_identity = "1:2";
+  EXPECT_EQ(AssignWaves({first, second, other}), (Waves{0, 1, 0}));
+}
+
+TEST(CallOrder, HardLinkedFilesHaveAnIdentity) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("call-order-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "h0") << "x";
+  std::ofstream(dir / "single") << "x";
+  std::filesystem::create_hard_link(dir / "h0", dir / "h1");
+  EXPECT_TRUE(HardLinkedIdentity(dir / "h0").has_value());
+  EXPECT_EQ(HardLinkedIdentity(dir / "h0"), HardLinkedIdentity(dir / "h1"));
+  EXPECT_EQ(HardLinkedIdentity(dir / "single"), std::nullopt);
+  EXPECT_EQ(HardLinkedIdentity(dir / "missing"), std::nullopt);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CallOrder, NamedPathsAreAbsoluteAndNormal) {

@@ -180,6 +180,7 @@ CallAccess AccessOf(const Call& call, bool read_only) {
     auto path = call.arguments.find(name);
     if (path != call.arguments.end() && path->is_string()) {
       access.path = NamedPath(path->get<std::string>());
+      if (access.path) access.file_identity = HardLinkedIdentity(*access.path);
       break;
     }
   }

@@ -450,6 +450,32 @@ TEST_F(ExecutorTest, EightEditsOfOneFileInOneBatchAllSurvive) {
   EXPECT_EQ(testing::ReadFile(file), expected);
 }
 
+// The same through eight hard links of one file: eight names, one file.
+TEST_F(ExecutorTest, EightEditsThroughEightHardLinksOfOneFileAllSurvive) {
+  Tool("file_edit", testing::ToolPath("file-edit"));
+  std::string text;
+  for (int i = 0; i < 8; ++i) text += "line " + std::to_string(i) + "\n";
+  testing::WriteFile(dir_ / "h0", text);
+  for (int i = 1; i < 8; ++i) {
+    ASSERT_EQ(::link((dir_ / "h0").c_str(), (dir_ / ("h" + std::to_string(i))).c_str()), 0);
+  }
+  std::vector<Call> calls;
+  for (int i = 0; i < 8; ++i) {
+    calls.push_back({std::to_string(i),
+                     "file_edit",
+                     {{"file_path", dir_ / ("h" + std::to_string(i))},
+                      {"old_string", "line " + std::to_string(i) + "\n"},
+                      {"new_string", "edited " + std::to_string(i) + "\n"}}});
+  }
+  for (const CallResult& result : Run(calls)) {
+    EXPECT_EQ(result.wrapped["result"]["replacements"], 1) << result.wrapped.dump();
+  }
+  std::string expected;
+  for (int i = 0; i < 8; ++i) expected += "edited " + std::to_string(i) + "\n";
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(testing::ReadFile(dir_ / ("h" + std::to_string(i))), expected);
+}
+
 // A tool that holds $DIR/busy while it runs: a second one at the same time
 // finds it there and fails.
 constexpr const char* kExclusive =

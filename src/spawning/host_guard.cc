@@ -1,5 +1,9 @@
 #include "spawning/host_guard.h"
 
+#include "base/io.h"
+#include "base/process_info.h"
+#include "spawning/spawn.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -41,41 +45,9 @@ constexpr const char* kGuardMode = "--ikigai-host-guard";
 
 int g_wake_fd = -1;
 
-struct Process {
-  pid_t pid = 0;
-  pid_t parent = 0;
-  pid_t group = 0;
-  pid_t session = 0;
-  unsigned long long start = 0;  // clock ticks after boot
-};
+using Process = ProcessInfo;
 
-bool ReadProcess(pid_t pid, Process& process) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char text[1024];
-  const ssize_t n = ::read(fd, text, sizeof text - 1);
-  ::close(fd);
-  if (n <= 0) return false;
-  text[n] = '\0';
-  // "pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt
-  // majflt cmajflt utime stime cutime cstime priority nice threads
-  // itrealvalue starttime": comm may hold spaces and parentheses.
-  const char* after = std::strrchr(text, ')');
-  if (after == nullptr) return false;
-  char state = 0;
-  int parent = 0, group = 0, session = 0;
-  unsigned long long start = 0;
-  if (std::sscanf(after + 1,
-                  " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-                  &state, &parent, &group, &session, &start) != 5) {
-    return false;
-  }
-  if (state == 'Z') return false;  // dead already
-  process = {pid, parent, group, session, start};
-  return true;
-}
+bool ReadProcess(pid_t pid, Process& process) { return ReadProcessInfo(pid, process); }
 
 std::vector<Process> AllProcesses() {
   std::vector<Process> all;
@@ -129,12 +101,15 @@ class Watch {
     AddRegistered(session_dir);
     for (int round = 0; round < kKillRounds; ++round) {
       const std::vector<Process> all = AllProcesses();
+      std::map<pid_t, unsigned long long> started;  // pid -> start time, now
+      for (const Process& p : all) started[p.pid] = p.start;
       std::set<pid_t> victims;
       for (const Process& p : all) {
         if (p.pid == ::getpid() || p.pid == 1 || p.start < since_) continue;
         const auto seen = noted_.find(p.pid);
-        if ((seen != noted_.end() && seen->second == p.start) || groups_.contains(p.group) ||
-            sessions_.contains(p.session)) {
+        if ((seen != noted_.end() && seen->second == p.start) ||
+            StillNoted(groups_, p.group, started) || StillNoted(sessions_, p.session, started) ||
+            CarriesSession(p.pid, session_dir)) {
           victims.insert(p.pid);
         }
       }
@@ -160,34 +135,104 @@ class Watch {
  private:
   // Tools that leave processes running after they answer (the bash tool's
   // background jobs) name their process group or session in
-  // IKIGAI_SESSION_DIR/process-groups/, one empty file per number.
+  // IKIGAI_SESSION_DIR/process-groups/, a file per number holding the
+  // leader's start time where the tool could read it.
   void AddRegistered(const std::string& session_dir) {
     if (session_dir.empty()) return;
-    DIR* dir = ::opendir((session_dir + "/process-groups").c_str());
+    const std::string groups = session_dir + "/process-groups";
+    DIR* dir = ::opendir(groups.c_str());
     if (dir == nullptr) return;
     while (const dirent* entry = ::readdir(dir)) {
       char* end = nullptr;
       const long id = std::strtol(entry->d_name, &end, 10);
       if (id <= 1 || *end != '\0' || id == host_group_ || id == host_session_) continue;
-      groups_.insert(static_cast<pid_t>(id));
-      sessions_.insert(static_cast<pid_t>(id));
+      const unsigned long long leader_start = ReadStartTime(groups + "/" + entry->d_name);
+      groups_.emplace(static_cast<pid_t>(id), leader_start);
+      sessions_.emplace(static_cast<pid_t>(id), leader_start);
     }
     ::closedir(dir);
   }
 
   void Remember(const Process& p) {
     noted_[p.pid] = p.start;
-    if (p.group != host_group_ && p.group != ::getpgrp()) groups_.insert(p.group);
-    if (p.session != host_session_ && p.session != ::getsid(0)) sessions_.insert(p.session);
+    if (p.group != host_group_ && p.group != ::getpgrp() && !groups_.contains(p.group)) {
+      groups_[p.group] = LeaderStart(p, p.group);
+    }
+    if (p.session != host_session_ && p.session != ::getsid(0) && !sessions_.contains(p.session)) {
+      sessions_[p.session] = LeaderStart(p, p.session);
+    }
+  }
+
+  // The start time of process `id`, the leader of a group or session of
+  // that number which `member` belongs to; 0 when unknown.
+  static unsigned long long LeaderStart(const Process& member, pid_t id) {
+    if (member.pid == id) return member.start;
+    Process leader;
+    return ReadProcess(id, leader) ? leader.start : 0;
+  }
+
+  // Whether the process has this session's IKIGAI_SESSION_DIR in its
+  // environment: every tool process gets it, and what they start inherits
+  // it, so a daemon that left the tree (double fork, new session) between
+  // two looks is still known as ours.
+  static bool CarriesSession(pid_t pid, const std::string& session_dir) {
+    if (session_dir.empty()) return false;
+    const std::string path = "/proc/" + std::to_string(pid) + "/environ";
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    std::string environment;
+    ReadAll(fd, environment, 1 << 20);
+    ::close(fd);
+    const std::string entry = "IKIGAI_SESSION_DIR=" + session_dir;
+    for (std::size_t at = 0; (at = environment.find(entry, at)) != std::string::npos; ++at) {
+      const std::size_t end = at + entry.size();
+      if ((at == 0 || environment[at - 1] == '\0') &&
+          (end == environment.size() || environment[end] == '\0')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static unsigned long long ReadStartTime(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return 0;
+    char text[32] = {};
+    const ssize_t n = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    return n > 0 ? std::strtoull(text, nullptr, 10) : 0;
+  }
+
+  // Whether the group (or session) `id` is still the one that was noted.
+  // Its number is its leader's pid: the kernel keeps it while any member
+  // lives, but once all have ended a new process may get it (in a long
+  // session pids come round again). A leader alive with another start time
+  // is such a newcomer, and it and its group are left alone.
+  static bool StillNoted(const std::map<pid_t, unsigned long long>& noted, pid_t id,
+                         const std::map<pid_t, unsigned long long>& started) {
+    const auto it = noted.find(id);
+    if (it == noted.end()) return false;
+    const auto leader = started.find(id);
+    return it->second == 0 || leader == started.end() || leader->second == it->second;
   }
 
   pid_t host_, host_group_, host_session_;
   unsigned long long since_;
   std::map<pid_t, unsigned long long> noted_;  // pid -> start time
-  std::set<pid_t> groups_, sessions_;
+  // Group and session ids -> their leader's start time (0: unknown).
+  std::map<pid_t, unsigned long long> groups_, sessions_;
 };
 
-[[noreturn]] void GuardMain(int read_fd, pid_t host, const std::string& session_dir) {
+// The host as the guard sees it, told by the host itself: by the time the
+// guard runs, the host may have ended already (a quick `ikigai tool list`).
+struct Host {
+  pid_t pid = 0;
+  pid_t group = 0;
+  pid_t session = 0;
+  unsigned long long start = 0;
+};
+
+[[noreturn]] void GuardMain(int read_fd, const Host& host, const std::string& session_dir) {
   // Out of the terminal's reach: its own session, no descriptor of the
   // host's (a pipe a test reads to EOF must not be held open by the guard).
   ::setsid();
@@ -199,9 +244,7 @@ class Watch {
   for (int fd = 0; fd < 3; ++fd) ::dup2(null, fd);
   ::close_range(read_fd + 1, ~0U, 0);
 
-  Process self_host;
-  if (!ReadProcess(host, self_host)) ::_exit(0);
-  Watch watch(host, self_host.group, self_host.session, self_host.start);
+  Watch watch(host.pid, host.group, host.session, host.start);
   Clock::time_point woken{};
   bool watching = false;
   std::string pending;  // a message not yet complete
@@ -250,32 +293,43 @@ std::string StartHostGuard() {
   if (!session_dir.empty()) ::setenv("IKIGAI_SESSION_DIR", session_dir.c_str(), 1);
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return session_dir;
+  // Orphans of the host's descendants (a daemon's double fork, `setsid -f`)
+  // become the host's children instead of init's, so they stay in the tree
+  // the guard watches. spawning::ReapAdopted waits for them.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  Process self;
+  if (!ReadProcess(::getpid(), self)) self = {::getpid(), 0, ::getpgrp(), ::getsid(0), 0};
   // A fresh image of this executable, not a fork: a forked guard would share
   // the host's pages, and every page the host then writes would be copied
   // (tens of milliseconds on a short command).
-  std::string host = std::to_string(::getpid());
+  std::string pid = std::to_string(self.pid), group = std::to_string(self.group),
+              session = std::to_string(self.session), start = std::to_string(self.start);
   std::string mode(kGuardMode);
   std::string exe = "/proc/self/exe";
-  char* argv[] = {exe.data(), mode.data(), host.data(), session_dir.data(), nullptr};
+  char* argv[] = {exe.data(),     mode.data(),  pid.data(),         group.data(),
+                  session.data(), start.data(), session_dir.data(), nullptr};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[0], 3);  // clears close-on-exec
-  pid_t pid = -1;
-  const int error = ::posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ);
+  pid_t pid_guard = -1;
+  const int error = ::posix_spawn(&pid_guard, exe.c_str(), &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[0]);
   if (error != 0) {
     ::close(fds[1]);
     return session_dir;
   }
+  KeepChild(pid_guard);
   ::fcntl(fds[1], F_SETFL, O_NONBLOCK);
   g_wake_fd = fds[1];
   return session_dir;
 }
 
 int RunHostGuardIfAsked(int argc, char** argv) {
-  if (argc != 4 || std::strcmp(argv[1], kGuardMode) != 0) return -1;
-  GuardMain(3, static_cast<pid_t>(std::atoi(argv[2])), argv[3]);
+  if (argc != 7 || std::strcmp(argv[1], kGuardMode) != 0) return -1;
+  const Host host{static_cast<pid_t>(std::atoi(argv[2])), static_cast<pid_t>(std::atoi(argv[3])),
+                  static_cast<pid_t>(std::atoi(argv[4])), std::strtoull(argv[5], nullptr, 10)};
+  GuardMain(3, host, argv[6]);
 }
 
 void TellHostGuard(pid_t pid) {

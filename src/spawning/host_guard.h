@@ -12,18 +12,23 @@
 // a hidden mode (RunHostGuardIfAsked; a fork would share the host's pages,
 // each then copied when the host writes it), in a session of its own,
 // ignoring the terminal's signals, holding the read end of a pipe only the
-// host can write. While the host's
-// tools run, the guard notes every descendant of the host (pid, start time,
-// process group, session) from /proc, a few times a second. When the pipe
-// closes (the host ended, however) it kills every process still alive of
-// those it noted, of their groups and sessions (never the host's
-// own, which hold the user's shell), and their descendants, round after
-// round until none is left, removes the session directory, and exits. A
-// tool that leaves processes running after it answers (the bash tool's
-// background jobs) registers their process group or session as an empty
-// file named by its number in $IKIGAI_SESSION_DIR/process-groups/. The
-// host tells the guard every tool process it starts, which also wakes it;
-// an idle session costs nothing.
+// host can write. The host is a child subreaper: an orphan of its
+// descendants (a daemon's double fork) becomes its child rather than
+// init's and stays in the tree. While tools run, the guard notes every
+// descendant of the host (pid, start time, process group, session) from
+// /proc, a few times a second. When the pipe closes (the host ended,
+// however) it kills every process still alive of those it noted, of their
+// groups and sessions (never the host's own, which hold the user's shell;
+// never a later process that got a noted number), of every process started
+// since the host whose environment holds this session's
+// IKIGAI_SESSION_DIR (what left the tree between two looks), and their
+// descendants, round after round until none is left, removes the session
+// directory, and exits. A tool that leaves processes running after it
+// answers (the bash tool's background jobs) registers their process group
+// or session as a file named by its number in
+// $IKIGAI_SESSION_DIR/process-groups/, holding the leader's start time.
+// The host tells the guard every tool process it starts, which also wakes
+// it; an idle session costs nothing.
 #pragma once
 
 #include <sys/types.h>

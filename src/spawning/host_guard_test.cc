@@ -117,6 +117,37 @@ TEST_F(HostGuard, ABackgroundJobEndsWhenTheHostExits) {
   EXPECT_FALSE(std::filesystem::exists(session)) << session;
 }
 
+// A daemon: double fork into a session of its own, its parent gone at once,
+// so it leaves the host's tree before the guard can have looked.
+TEST_F(HostGuard, ADaemonThatLeftTheTreeEndsWithTheHost) {
+  const std::string daemon = dir_ / "daemon";
+  const pid_t host =
+      StartCall("setsid -f sh -c 'echo $$ > " + daemon + ".tmp; mv " + daemon + ".tmp " + daemon +
+                "; exec sleep 300' < /dev/null > /dev/null 2>&1; sleep 300");
+  const pid_t sleeper = ReadPid(daemon);
+  ASSERT_GT(sleeper, 0);
+  ASSERT_TRUE(Alive(sleeper));
+  ASSERT_EQ(::kill(host, SIGKILL), 0);
+  ASSERT_EQ(::waitpid(host, nullptr, 0), host);
+  EXPECT_TRUE(WaitGone(sleeper, milliseconds(20000))) << "the daemon outlived ikigai";
+}
+
+// ikigai may be gone before its guard has started: the guard still cleans.
+TEST_F(HostGuard, AQuickCommandLeavesNoSessionDirectory) {
+  TempDir tmp;
+  for (int i = 0; i < 5; ++i) {
+    auto run = testing::RunExecutable(
+        kIkigai, "", {.argv_extra = {"tool", "list"}, .env = {{"TMPDIR", tmp.path()}}});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  auto left = [&] {
+    return std::distance(std::filesystem::directory_iterator(tmp.path()),
+                         std::filesystem::directory_iterator());
+  };
+  for (int i = 0; i < 2000 && left() > 0; ++i) std::this_thread::sleep_for(milliseconds(10));
+  EXPECT_EQ(left(), 0) << "a session directory was left in " << tmp.path();
+}
+
 // A tool of any kind, not only bash: its process and a child that left for
 // a session of its own.
 TEST_F(HostGuard, AnyToolsProcessesEndWithTheHost) {

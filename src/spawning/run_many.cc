@@ -8,9 +8,10 @@
 // stop (deadline, output limit, cancel) gets SIGTERM on its group first and
 // SIGKILL after a grace; the exit then follows the same path.
 //
-// Jobs start as soon as there is room: at most a number that the descriptor
-// limit allows (four descriptors per running job) run at once; the others
-// wait their turn, their deadlines counted from their own start.
+// Jobs start as soon as there is room: at most the caller's number, and
+// never more than the descriptor limit allows (four descriptors per running
+// job); the others wait their turn, their deadlines counted from their own
+// start.
 #include "spawning/run_many.h"
 
 #include "spawning/host_guard.h"
@@ -99,8 +100,10 @@ enum class Kind { kStdin, kStdout, kStderr, kExit, kCancel };
 
 class Runner {
  public:
-  Runner(const std::vector<Job>& jobs, int cancel_fd)
-      : slots_(jobs.size()), cancel_fd_(cancel_fd), max_running_(MaxRunning()) {
+  Runner(const std::vector<Job>& jobs, int cancel_fd, std::size_t max_running)
+      : slots_(jobs.size()),
+        cancel_fd_(cancel_fd),
+        max_running_(max_running == 0 ? MaxRunning() : std::min(max_running, MaxRunning())) {
     for (std::size_t i = 0; i < jobs.size(); ++i) slots_[i].job = &jobs[i];
   }
 
@@ -326,9 +329,7 @@ class Runner {
     ReadStdout(s, kDrainReads);
     ReadStderr(s, kDrainReads);
     SignalGroup(s, SIGKILL);
-    int status = 0;
-    while (::waitpid(s.child.pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    const int status = WaitChild(s.child.pid);
     JobOutcome& o = s.outcome;
     if (WIFEXITED(status)) {
       o.end = JobEnd::kExited;
@@ -361,9 +362,14 @@ class Runner {
 
 }  // namespace
 
-std::vector<JobOutcome> RunAll(const std::vector<Job>& jobs, int cancel_fd) {
+std::vector<JobOutcome> RunAll(const std::vector<Job>& jobs, int cancel_fd,
+                               std::size_t max_running) {
   IgnoreSigpipe();
-  return Runner(jobs, cancel_fd).Run();
+  std::vector<JobOutcome> outcomes = Runner(jobs, cancel_fd, max_running).Run();
+  // What earlier calls left running and has ended since (the host adopts
+  // orphans: host_guard.h) is waited for here, between calls.
+  ReapAdopted();
+  return outcomes;
 }
 
 }  // namespace ikigai::spawning

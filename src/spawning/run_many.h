@@ -51,11 +51,13 @@ struct JobOutcome {
 
 // Runs every job; outcomes are in the order of `jobs`. If `cancel_fd` is a
 // valid descriptor, its becoming readable stops every job still running
-// (kCancelled); jobs not started yet are not started. As many jobs run at
-// once as the descriptor limit allows (four descriptors each, at most 256);
-// the rest start as others finish, each deadline counted from its own start.
+// (kCancelled); jobs not started yet are not started. At most `max_running`
+// jobs run at once (0: as many as the descriptor limit allows, four
+// descriptors each, at most 256); the rest start as others finish, each
+// deadline counted from its own start.
 // Sets SIGPIPE to SIG_IGN for the process on first use (if it was SIG_DFL):
 // a tool that stops reading its stdin must not kill the host.
-std::vector<JobOutcome> RunAll(const std::vector<Job>& jobs, int cancel_fd = -1);
+std::vector<JobOutcome> RunAll(const std::vector<Job>& jobs, int cancel_fd = -1,
+                               std::size_t max_running = 0);
 
 }  // namespace ikigai::spawning

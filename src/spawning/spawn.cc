@@ -16,13 +16,19 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <string_view>
 
 namespace ikigai::spawning {
@@ -106,6 +112,48 @@ IKIGAI_CHILD_CODE int ChildMain(void* arg) {
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::execve(plan->path, plan->argv, plan->envp);
   ChildFail(plan, Step::kExec, errno);
+}
+
+// The children the host knows it started, so that ReapAdopted never takes
+// the exit status a WaitChild is due: a child is added while the lock is
+// held from clone to registration, and removed as it is reaped.
+std::mutex g_children_mutex;
+std::set<pid_t> g_own_children;
+
+int WaitLocked(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  g_own_children.erase(pid);
+  return status;
+}
+
+// Every thread's children (a process adopted by a subreaper is the child of
+// one of its threads).
+std::vector<pid_t> Children() {
+  std::vector<pid_t> children;
+  DIR* tasks = ::opendir("/proc/self/task");
+  if (tasks == nullptr) return children;
+  while (const dirent* task = ::readdir(tasks)) {
+    if (task->d_name[0] == '.') continue;
+    const std::string path = std::string("/proc/self/task/") + task->d_name + "/children";
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    char text[4096];
+    const ssize_t n = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (n <= 0) continue;
+    text[n] = '\0';
+    for (char* p = text; *p != '\0';) {
+      char* end = nullptr;
+      const long pid = std::strtol(p, &end, 10);
+      if (end == p) break;
+      if (pid > 0) children.push_back(static_cast<pid_t>(pid));
+      p = end;
+    }
+  }
+  ::closedir(tasks);
+  return children;
 }
 
 std::string Describe(std::string_view what, int error) {
@@ -224,6 +272,7 @@ Result<Child, std::string> Spawn(const SpawnRequest& request) {
 
   sigset_t all, old;
   sigfillset(&all);
+  std::unique_lock lock(g_children_mutex);
   ::pthread_sigmask(SIG_SETMASK, &all, &old);
   // Returns once the child has exec'd or exited (CLONE_VFORK).
   const pid_t pid = ::clone(ChildMain, stack.top(), CLONE_VM | CLONE_VFORK | SIGCHLD, &plan);
@@ -231,11 +280,12 @@ Result<Child, std::string> Spawn(const SpawnRequest& request) {
   ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
 
   if (pid < 0) return Err(Describe("clone for " + request.path, clone_errno));
+  g_own_children.insert(pid);
   if (plan.failed_step != Step::kNone) {
-    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    WaitLocked(pid);
     return Err(FailureMessage(request, plan.failed_step, plan.failed_errno));
   }
+  lock.unlock();
 
   Child child;
   child.pid = pid;
@@ -248,6 +298,31 @@ Result<Child, std::string> Spawn(const SpawnRequest& request) {
   SetNonBlocking(child.stdout_fd.get());
   SetNonBlocking(child.stderr_fd.get());
   return child;
+}
+
+int WaitChild(pid_t pid) {
+  // The child has ended or is about to (its pidfd said so, or it was
+  // killed): the lock is held only that long.
+  std::lock_guard lock(g_children_mutex);
+  return WaitLocked(pid);
+}
+
+void ReapAdopted() {
+  // Only a subreaper adopts: any other process's unknown children are its
+  // caller's business (a test's own helper processes).
+  int subreaper = 0;
+  if (::prctl(PR_GET_CHILD_SUBREAPER, &subreaper) != 0 || subreaper == 0) return;
+  std::lock_guard lock(g_children_mutex);
+  for (const pid_t pid : Children()) {
+    if (g_own_children.contains(pid)) continue;
+    int status = 0;
+    ::waitpid(pid, &status, WNOHANG);
+  }
+}
+
+void KeepChild(pid_t pid) {
+  std::lock_guard lock(g_children_mutex);
+  g_own_children.insert(pid);
 }
 
 std::vector<std::string> EnvironmentWith(

@@ -48,6 +48,21 @@ struct Child {
 // Errors say what failed ("exec /x/y-tool: Permission denied").
 Result<Child, std::string> Spawn(const SpawnRequest& request);
 
+// The host's children: those Spawn started are waited for by WaitChild;
+// others may be processes it adopted as a subreaper (host_guard.h), which
+// ReapAdopted waits for so that none stays a zombie.
+//
+// Waits for `pid`, a child Spawn started, and forgets it; the status as
+// waitpid gives it.
+int WaitChild(pid_t pid);
+// In a subreaper (the host, once its guard runs), reaps every child that has
+// ended and that neither Spawn started nor KeepChild named; elsewhere does
+// nothing. So every child the host starts goes through Spawn or KeepChild.
+// Cheap; called after each batch of tool processes.
+void ReapAdopted();
+// A child started otherwise (the host guard) that ReapAdopted leaves alone.
+void KeepChild(pid_t pid);
+
 // The host's environment as "NAME=value" strings, with `overrides` set.
 std::vector<std::string> EnvironmentWith(
     const std::vector<std::pair<std::string, std::string>>& overrides);

@@ -15,6 +15,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/io.h"
+#include "base/process_info.h"
+
 namespace ikigai::bash_tool {
 namespace {
 
@@ -118,14 +121,19 @@ void WriteString(int fd, const char* s) {
 // The command's session may leave background jobs running after the tool
 // answers. The host's guard (src/spawning/host_guard.h) ends what is left
 // of the sessions registered here when the host ends, however it ends.
+// The file holds the leader's start time, so that the guard can tell the
+// session from a later one that got the same number.
 void RegisterWithHost(pid_t session) {
   const char* dir = std::getenv("IKIGAI_SESSION_DIR");
   if (dir == nullptr || *dir != '/') return;
   const std::string groups = std::string(dir) + "/process-groups";
   ::mkdir(groups.c_str(), 0700);
   const int fd = ::open((groups + "/" + std::to_string(session)).c_str(),
-                        O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-  if (fd >= 0) ::close(fd);
+                        O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  ProcessInfo leader;
+  if (ReadProcessInfo(session, leader)) WriteAll(fd, std::to_string(leader.start));
+  ::close(fd);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "base/utf8.h"
 #include "testing/tool_runner.h"
@@ -457,6 +459,39 @@ TEST(FileEditTool, InputErrorsNameTheParameter) {
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.json["error_code"], "INVALID_ARG");
   EXPECT_EQ(ReadFile(path), "a\n");
+}
+
+// Edits of one file through two of its hard links, all at once, as two
+// agents (or two calls the host could not tell apart) would make them. The
+// file is rewritten in place (it has two links), and two edits of the same
+// size within one tick of the file system's clock look alike to a stamp:
+// only the lock keeps them apart. Every edit answered ok is in the file.
+TEST(FileEditTool, ConcurrentEditsThroughHardLinksAreNeverLost) {
+  TempDir dir;
+  constexpr int kEdits = 8;
+  std::string text;
+  for (int i = 0; i < kEdits; ++i) text += "line " + std::to_string(i) + "\n";
+  WriteFile(dir / "h0", text);
+  ASSERT_EQ(::link((dir / "h0").c_str(), (dir / "h1").c_str()), 0);
+  for (int round = 0; round < 3; ++round) {
+    WriteFile(dir / "h0", text);
+    std::vector<std::thread> editors;
+    std::vector<Json> answers(kEdits);
+    for (int i = 0; i < kEdits; ++i) {
+      editors.emplace_back([&, i] {
+        answers[i] = Edit(Args(dir / ("h" + std::to_string(i % 2)), "line " + std::to_string(i),
+                               "edit " + std::to_string(i)));
+      });
+    }
+    for (auto& editor : editors) editor.join();
+    const std::string after = ReadFile(dir / "h1");
+    for (int i = 0; i < kEdits; ++i) {
+      EXPECT_EQ(answers[i]["replacements"], 1) << answers[i].dump();
+      EXPECT_NE(after.find("edit " + std::to_string(i) + "\n"), std::string::npos)
+          << "edit " << i << " answered ok but is lost:\n"
+          << after;
+    }
+  }
 }
 
 }  // namespace

@@ -30,6 +30,8 @@ inline constexpr std::string_view kBlocked = "BLOCKED";
 // The file changed between a tool's read and its write (file_edit,
 // file_write): nothing was written.
 inline constexpr std::string_view kFileChanged = "FILE_CHANGED";
+// Another edit of the same file held it for too long (file_edit).
+inline constexpr std::string_view kFileBusy = "FILE_BUSY";
 // A file larger than a tool handles whole (file_edit).
 inline constexpr std::string_view kFileTooLarge = "FILE_TOO_LARGE";
 
