@@ -67,6 +67,18 @@ std::string VisibleText(std::string_view raw, Layout layout) {
   return out;
 }
 
+std::string VisibleLine(std::string_view text, std::size_t max_bytes) {
+  std::string line(text);
+  for (char& c : line) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  line = VisibleText(line, Layout::kOneLine);
+  if (line.size() > max_bytes) {
+    line = line.substr(0, utf8::SafePrefixLength(line, max_bytes > 3 ? max_bytes - 3 : 0)) + "...";
+  }
+  return line;
+}
+
 std::string VisibleStream::Feed(std::string_view piece) {
   held_.append(piece);
   const std::size_t tail = IncompleteTail(held_);

@@ -26,6 +26,10 @@ enum class Layout {
 
 std::string VisibleText(std::string_view text, Layout layout);
 
+// A summary line: newlines and tabs turned into spaces, controls visible,
+// at most `max_bytes` (cut with "..." at a character boundary).
+std::string VisibleLine(std::string_view text, std::size_t max_bytes);
+
 // The same for text that arrives in pieces: a UTF-8 character or a CR LF
 // split between two pieces is held back until the next one (or Finish).
 class VisibleStream {

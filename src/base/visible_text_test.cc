@@ -68,5 +68,12 @@ TEST(VisibleStream, PiecesSplitAnywhereGiveTheSameText) {
   }
 }
 
+TEST(VisibleLine, OneLineControlsShownCutAtACharacter) {
+  EXPECT_EQ(VisibleLine("a\nb\tc\x1b[2J", 100), "a b c\\x1b[2J");
+  // "é" is two bytes: room for 5 bytes before "..." would split the third.
+  EXPECT_EQ(VisibleLine("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8), "\xc3\xa9\xc3\xa9...");
+  EXPECT_EQ(VisibleLine("short", 5), "short");
+}
+
 }  // namespace
 }  // namespace ikigai

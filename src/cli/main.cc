@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "base/visible_text.h"
 #include "oneshot/oneshot.h"
 #include "repl/repl.h"
 #include "repl/trust_prompt.h"
@@ -125,7 +126,7 @@ int Run(int argc, char** argv) {
   if (*check) {
     auto config = config::LoadConfig(config::DefaultConfigFiles());
     if (!config) {
-      std::cerr << "ikigai: " << config.error() << "\n";
+      std::cerr << "ikigai: " << VisibleText(config.error(), Layout::kKeep) << "\n";
       return 2;
     }
     return toolcmd::CheckTools(check_paths, config->tools.defaults, std::cout,
@@ -142,7 +143,7 @@ int Run(int argc, char** argv) {
     // The REPL discovers the tools in the background: its prompt comes first.
     auto host = session::LoadHostConfig(trust_state, {permissions_mode});
     if (!host) {
-      std::cerr << "ikigai: " << host.error() << "\n";
+      std::cerr << "ikigai: " << VisibleText(host.error(), Layout::kKeep) << "\n";
       return 2;
     }
     repl::ReplOptions options{{provider, model}, std::nullopt, IKIGAI_VERSION};
@@ -159,7 +160,7 @@ int Run(int argc, char** argv) {
   auto host = session::LoadHostContext(trust_state, host_options);
   // -p --output json prints one object whatever fails.
   const auto fail = [&](std::string_view code, const std::string& message) {
-    std::cerr << "ikigai: " << message << "\n";
+    std::cerr << "ikigai: " << VisibleText(message, Layout::kKeep) << "\n";
     if (*prompt_option && output == "json") oneshot::PrintJsonFailure(std::cout, code, message, "");
     return 2;
   };

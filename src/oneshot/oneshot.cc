@@ -84,7 +84,7 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
     auto resumed = session::ResumeSession(*options.resume);
     if (!resumed) return fail("RESUME_FAILED", "cannot resume: " + resumed.error(), 2);
     for (const std::string& warning : resumed->warnings)
-      err << "ikigai: warning: " << warning << "\n";
+      err << "ikigai: warning: " << VisibleText(warning, Layout::kKeep) << "\n";
     history = std::move(resumed->messages);
     log = std::move(resumed->log);
   } else {
@@ -92,7 +92,8 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
     if (created) {
       log = std::move(*created);
     } else {
-      err << "ikigai: warning: the session will not be saved: " << created.error() << "\n";
+      err << "ikigai: warning: the session will not be saved: "
+          << VisibleText(created.error(), Layout::kKeep) << "\n";
     }
   }
 
@@ -104,7 +105,8 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   const executor::Executor executor = session::ExecutorFor(host, [&] { return host.mode; });
   if (!host.sandbox_notice.empty()) err << "ikigai: " << host.sandbox_notice << "\n";
   const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host, host.mode);
-  if (!system_prompt.problem.empty()) err << "ikigai: warning: " << system_prompt.problem << "\n";
+  if (!system_prompt.problem.empty())
+    err << "ikigai: warning: " << VisibleText(system_prompt.problem, Layout::kKeep) << "\n";
   agent::Agent agent(*provider, registry, executor,
                      session::AgentOptionsFor(agent_config, model, system_prompt.text),
                      **permissions, log.get());

@@ -8,16 +8,7 @@
 namespace ikigai::session {
 namespace {
 
-// On one line, controls visible (base/visible_text.h), at most `max` bytes,
-// never cut inside a character.
-std::string OneLine(std::string text, std::size_t max) {
-  for (char& c : text) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  }
-  text = VisibleText(text, Layout::kOneLine);
-  if (text.size() > max) text = text.substr(0, utf8::SafePrefixLength(text, max - 3)) + "...";
-  return text;
-}
+std::string OneLine(const std::string& text, std::size_t max) { return VisibleLine(text, max); }
 
 std::string Name(const std::string& name) { return VisibleText(name, Layout::kOneLine); }
 

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "base/visible_text.h"
 #include "discovery/discovery.h"
 
 namespace ikigai::session {
@@ -75,12 +76,12 @@ int RecordTrust(const std::string& dir, bool trusted, const ProjectStore& store,
                 std::ostream& err) {
   std::error_code error;
   if (!std::filesystem::is_directory(dir, error)) {
-    err << "ikigai: " << dir << ": not a directory\n";
+    err << "ikigai: " << VisibleText(dir, Layout::kOneLine) << ": not a directory\n";
     return 1;
   }
   const std::string key = ProjectKey(dir);
   if (auto saved = store.SetTrusted(key, trusted); !saved) {
-    err << "ikigai: " << saved.error() << "\n";
+    err << "ikigai: " << VisibleText(saved.error(), Layout::kKeep) << "\n";
     return 1;
   }
   const ProjectContents contents = InspectProject(key);

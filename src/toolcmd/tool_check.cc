@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/utf8.h"
+#include "base/visible_text.h"
 #include "discovery/discovery.h"
 #include "protocol/schema.h"
 #include "spawning/run_many.h"
@@ -51,8 +52,7 @@ void CheckCall(const std::string& what, const JobOutcome& o, bool must_be_error,
   const bool exited_zero = o.end == JobEnd::kExited && o.exit_code == 0;
   const bool object = exited_zero && OneObject(o.out, &answer);
   std::string detail = Ended(o);
-  if (exited_zero)
-    detail = object ? "one JSON object" : "not one JSON object: " + o.out.substr(0, 120);
+  if (exited_zero) detail = object ? "one JSON object" : "not one JSON object: " + o.out;
   bool kept = object;
   if (object && must_be_error) {
     kept = answer.contains("error") && answer["error"].is_string();
@@ -153,11 +153,13 @@ int CheckTools(const std::vector<std::string>& paths, const executor::Limits& li
                std::ostream& out, std::chrono::milliseconds schema_timeout) {
   int status = 0;
   for (const auto& path : paths) {
-    out << "Checking " << path << "\n";
+    out << "Checking " << VisibleText(path, Layout::kOneLine) << "\n";
     std::size_t broken = 0;
     const auto results = CheckTool(path, limits, schema_timeout);
     for (const auto& r : results) {
-      out << (r.kept ? "  ok    " : "  FAIL  ") << r.rule << ": " << r.detail << "\n";
+      // The details quote what the tool printed: shown, never obeyed.
+      out << (r.kept ? "  ok    " : "  FAIL  ") << r.rule << ": " << VisibleLine(r.detail, 200)
+          << "\n";
       if (!r.kept) ++broken;
     }
     if (broken == 0) {

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "base/utf8.h"
 #include "testing/tool_runner.h"
 
 namespace ikigai::toolcmd {
@@ -62,6 +63,26 @@ TEST(ToolCheck, ReportsEachBrokenRule) {
   std::ostringstream out;
   EXPECT_EQ(CheckTools({dir / "bad-tool"}, kLimits, out), 1);
   EXPECT_NE(out.str().find("  FAIL  "), std::string::npos);
+}
+
+// What a broken tool prints is quoted in the report: shown, never obeyed by
+// the terminal (a title, a cleared screen), and cut at a character.
+TEST(ToolCheck, ATerminalNeverObeysWhatTheToolPrinted) {
+  TempDir dir;
+  WriteFile(
+      dir / "loud-tool",
+      "#!/bin/sh\n"
+      "if [ \"$1\" = --schema ]; then echo '{\"name\": \"loud\", \"description\": \"d\", "
+      "\"parameters\": {\"type\": \"object\", \"properties\": {}}}'; exit 0; fi\n"
+      "cat > /dev/null; printf '\\033]0;PWNED\\007\\033[2J'; printf '\\303\\251%.0s' $(seq 300)\n",
+      0755);
+  std::ostringstream out;
+  EXPECT_EQ(CheckTools({dir / "loud-tool"}, kLimits, out), 1);
+  EXPECT_EQ(out.str().find('\x1b'), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find('\x07'), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\\x1b]0;PWNED"), std::string::npos) << out.str();
+  EXPECT_TRUE(utf8::IsValid(out.str()));
+  EXPECT_EQ(out.str().find(utf8::kReplacement), std::string::npos) << "cut inside a character";
 }
 
 TEST(ToolCheck, SlowAndLargeSchemasAndBadFilesAreBroken) {

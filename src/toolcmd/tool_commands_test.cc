@@ -207,6 +207,17 @@ TEST(IkigaiBinary, BadConfigIsReportedWithFileAndKey) {
   EXPECT_NE(run.err.find("tool_timeout_ms"), std::string::npos) << run.err;
 }
 
+// A configuration error quotes the file: its controls are shown, not obeyed.
+TEST(IkigaiBinary, AConfigErrorNeverDrivesTheTerminal) {
+  TempDir home;
+  ::mkdir((home / ".ikigai").c_str(), 0755);
+  WriteFile(home / ".ikigai/config.json", "{\"\\u001b]0;PWNED\\u0007x\": 1}");
+  auto run = Ikigai({"tool", "list"}, home);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err.find('\x1b'), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("\\x1b]0;PWNED"), std::string::npos) << run.err;
+}
+
 // Trust (DECISIONS §6): a cloned repository's tool must not run, not even
 // its --schema, until the folder is trusted. The tool leaves a mark outside
 // the project whenever it runs at all.
