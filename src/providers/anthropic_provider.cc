@@ -97,10 +97,14 @@ class Decoder final : public EventDecoder {
       const std::string* kind = StringField(Field(error, "type"));
       const std::string* message = StringField(Field(error, "message"));
       const bool busy = kind && (*kind == "overloaded_error" || *kind == "rate_limit_error");
+      // api_error is the server's own failure; a refusal of the request
+      // (invalid_request_error) would be refused again.
+      const bool transient = busy || (kind && *kind == "api_error");
       std::string text = "the server reported an error in the stream";
       if (kind) text += " (" + *kind + ")";
       text += ": " + (message ? *message : Excerpt(event.data));
-      return ProviderError{busy ? ErrorKind::kRateLimited : ErrorKind::kServer, std::move(text)};
+      return ProviderError{busy ? ErrorKind::kRateLimited : ErrorKind::kServer, std::move(text),
+                           transient};
     }
     // "ping" and event types added later: nothing to do.
     return std::nullopt;

@@ -446,6 +446,38 @@ TEST(AnthropicStreamTest, AnotherErrorEventIsAServerError) {
   EXPECT_EQ(turn.error().kind, ErrorKind::kServer);
 }
 
+// The server's own failure before anything was shown may pass: tried
+// again. A refusal of the request would be refused again: reported at once.
+TEST(AnthropicStreamTest, AServerFailureInTheStreamIsTriedAgainARefusalIsNot) {
+  const std::string failure =
+      "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"api_error\","
+      "\"message\":\"Internal error\"}}\n\n";
+  testing::LoopbackServer server(std::vector<testing::ScriptedReply>{
+      {testing::EventStreamHead() + failure}, {testing::EventStreamHead() + kRecordedStream}});
+  ProviderSettings settings;
+  settings.base_url = server.url() + "/";
+  settings.api_key = "sk-ant-123";
+  RecordingSink recorder;
+  const std::atomic<bool> cancel{false};
+  auto turn = AnthropicProvider(settings).StreamTurn(TurnRequest{}, recorder.sink(), cancel);
+  ASSERT_TRUE(turn) << turn.error().message;
+  EXPECT_EQ(server.requests(), 2);
+  EXPECT_EQ(turn->text, "Checking now.");
+
+  testing::LoopbackServer refusing(std::vector<testing::ScriptedReply>{
+      {testing::EventStreamHead() +
+       "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
+       "\"message\":\"prompt is too long\"}}\n\n"},
+      {testing::EventStreamHead() + kRecordedStream}});
+  settings.base_url = refusing.url() + "/";
+  auto refused = AnthropicProvider(settings).StreamTurn(TurnRequest{}, recorder.sink(), cancel);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refusing.requests(), 1);
+  EXPECT_EQ(refused.error().message,
+            "the server reported an error in the stream (invalid_request_error): prompt is too "
+            "long");
+}
+
 TEST(AnthropicStreamTest, ToolCallsReachTheSinkAsEachBlockStops) {
   RecordingSink recorder;
   std::vector<std::size_t> texts_seen_at_call;

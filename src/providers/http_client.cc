@@ -111,18 +111,27 @@ int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t upload
   return t->cancel->load() ? 1 : 0;
 }
 
-bool IsConnectFailure(CURLcode code) {
+// Failures that no retry can mend: the request itself is wrong.
+bool IsUnusable(CURLcode code) {
   switch (code) {
     case CURLE_UNSUPPORTED_PROTOCOL:
     case CURLE_URL_MALFORMAT:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CACERT_BADFILE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsConnectFailure(CURLcode code) {
+  switch (code) {
     case CURLE_COULDNT_RESOLVE_PROXY:
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_CONNECT:
     case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CERTPROBLEM:
     case CURLE_SSL_CIPHER:
-    case CURLE_SSL_CACERT_BADFILE:
       return true;
     default:
       return false;
@@ -263,8 +272,9 @@ Result<PostResponse, TransferError> HttpClient::Post(
   if (code == CURLE_OPERATION_TIMEDOUT && status == 0) {
     return Err(TransferError{TransferFailure::kConnect, std::move(detail), status});
   }
-  const TransferFailure kind =
-      IsConnectFailure(code) ? TransferFailure::kConnect : TransferFailure::kLost;
+  const TransferFailure kind = IsUnusable(code)         ? TransferFailure::kUnusable
+                               : IsConnectFailure(code) ? TransferFailure::kConnect
+                                                        : TransferFailure::kLost;
   return Err(TransferError{kind, std::move(detail), status});
 }
 

@@ -46,6 +46,8 @@ struct PostResponse {
 
 enum class TransferFailure {
   kConnect,    // no connection (refused, DNS, TLS, connect timeout)
+  kUnusable,   // no connection can work as asked (a malformed URL, an
+               // unsupported scheme, a certificate that fails verification)
   kLost,       // the connection broke or closed during the answer
   kStalled,    // nothing arrived for stall_timeout
   kCancelled,  // the cancel flag became true

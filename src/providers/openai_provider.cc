@@ -72,8 +72,13 @@ class Decoder final : public EventDecoder {
     }
     if (const json* error = Field(chunk, "error")) {  // some servers report failures in the stream
       const std::string* message = StringField(Field(error, "message"));
-      return ProviderError{ErrorKind::kServer, "the server reported an error in the stream: " +
-                                                   (message ? *message : Excerpt(error->dump()))};
+      const std::string* type = StringField(Field(error, "type"));
+      // The server's own failure may pass; a refusal of the request would not.
+      const bool transient = type && (*type == "server_error" || *type == "internal_error");
+      return ProviderError{ErrorKind::kServer,
+                           "the server reported an error in the stream: " +
+                               (message ? *message : Excerpt(error->dump())),
+                           transient};
     }
     if (const json* usage = Field(chunk, "usage")) {
       if (auto n = IntegerField(Field(usage, "prompt_tokens"))) turn_.usage.input_tokens = *n;

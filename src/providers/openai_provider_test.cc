@@ -363,6 +363,24 @@ TEST(OpenAiStreamTest, AnErrorInsideTheStreamIsAServerError) {
             "the server reported an error in the stream: context length exceeded");
 }
 
+TEST(OpenAiStreamTest, AServerFailureInsideTheStreamIsTriedAgain) {
+  testing::LoopbackServer server(std::vector<testing::ScriptedReply>{
+      {testing::EventStreamHead() +
+       "data: {\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}\n\n"},
+      {testing::EventStreamHead() +
+       "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},"
+       "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"}});
+  ProviderSettings settings;
+  settings.base_url = server.url();
+  settings.api_key = "k";
+  OpenAiProvider provider(settings);
+  const std::atomic<bool> cancel{false};
+  auto turn = provider.StreamTurn(TurnRequest{}, StreamSink{}, cancel);
+  ASSERT_TRUE(turn) << turn.error().message;
+  EXPECT_EQ(turn->text, "ok");
+  EXPECT_EQ(server.requests(), 2);
+}
+
 TEST(OpenAiStreamTest, AServerThatClosesAfterTheFinishReasonWithoutDoneIsForgiven) {
   testing::LoopbackServer server({testing::EventStreamHead() +
                                   "data: "

@@ -47,6 +47,9 @@ enum class ErrorKind {
 struct ProviderError {
   ErrorKind kind;
   std::string message;  // what happened and what to do
+  // The same request may work if sent again (a reset connection, an
+  // overloaded server): retried while nothing has reached the user yet.
+  bool transient = false;
 };
 
 // Receives the stream as it arrives (for printing); any member may be empty.

@@ -327,6 +327,18 @@ TEST_P(ProviderFailuresTest, NoServerIsANetworkErrorNamingTheUrl) {
   EXPECT_EQ(retries_.size(), 1u);
 }
 
+// A request that cannot work as asked fails at once: no retry can mend it.
+TEST_P(ProviderFailuresTest, AMalformedBaseUrlIsNotTriedAgain) {
+  ProviderSettings settings = Settings("htp:/nowhere");
+  auto turn = Run(settings);
+  ASSERT_FALSE(turn);
+  EXPECT_EQ(turn.error().kind, ErrorKind::kNetwork);
+  EXPECT_TRUE(turn.error().message.starts_with("cannot connect to htp:/nowhere"))
+      << turn.error().message;
+  EXPECT_NE(turn.error().message.find("check the base URL"), std::string::npos);
+  EXPECT_TRUE(retries_.empty());
+}
+
 TEST(MakeProviderTest, ChoosesByKind) {
   ProviderSettings settings;
   settings.kind = "openai";

@@ -55,13 +55,18 @@ ProviderError Cancelled() { return {ErrorKind::kCancelled, "cancelled"}; }
 ProviderError FromTransfer(const TransferError& e, const PostRequest& post) {
   switch (e.kind) {
     case TransferFailure::kConnect:
-      return {ErrorKind::kNetwork, "could not connect to " + post.url + ": " + e.detail};
+      return {ErrorKind::kNetwork, "could not connect to " + post.url + ": " + e.detail, true};
+    case TransferFailure::kUnusable:
+      return {ErrorKind::kNetwork, "cannot connect to " + post.url + ": " + e.detail +
+                                       "; check the base URL (and the certificates, for https)"};
     case TransferFailure::kLost:
       return {ErrorKind::kNetwork,
-              "the connection closed before the answer was complete (" + e.detail + ")"};
+              "the connection closed before the answer was complete (" + e.detail + ")", true};
     case TransferFailure::kStalled:
-      return {ErrorKind::kNetwork, "the server sent nothing for " + Seconds(post.stall_timeout) +
-                                       "; gave up waiting for the answer"};
+      return {ErrorKind::kNetwork,
+              "the server sent nothing for " + Seconds(post.stall_timeout) +
+                  "; gave up waiting for the answer",
+              true};
     case TransferFailure::kCancelled:
       return Cancelled();
     case TransferFailure::kStopped:
@@ -157,14 +162,13 @@ Result<std::monostate, ProviderError> RunStream(HttpClient& http, const StreamCa
       return true;
     };
     auto posted = http.Post(call.post, on_stream, cancel);
-    // Whatever failed before the user saw anything is tried again: a refused
-    // or reset connection, a TLS failure, a stall, a stream cut short, a
-    // server that reports overload inside the stream. A malformed stream or
-    // another error in it (a context too long) is not. Nullopt: try again.
+    // Whatever failed before the user saw anything and may work next time
+    // is tried again: a refused or reset connection, a TLS failure, a stall,
+    // a stream cut short, a server that reports overload or its own failure
+    // inside the stream. A malformed URL, a malformed stream or a refusal in
+    // it (a context too long) is not. Nullopt: try again.
     const auto fail_or_retry = [&](ProviderError error) -> std::optional<ProviderError> {
-      const bool retryable =
-          error.kind == ErrorKind::kNetwork || error.kind == ErrorKind::kRateLimited;
-      if (!retryable || decoder.Emitted()) return error;
+      if (!error.transient || decoder.Emitted()) return error;
       if (attempt >= call.max_retries) {
         if (attempt > 0)
           error.message +=
@@ -187,7 +191,7 @@ Result<std::monostate, ProviderError> RunStream(HttpClient& http, const StreamCa
     if (response.streamed) {
       if (decoder.Complete(/*clean_end=*/true)) return std::monostate{};
       auto error = fail_or_retry(
-          {ErrorKind::kNetwork, "the connection closed before the answer was complete"});
+          {ErrorKind::kNetwork, "the connection closed before the answer was complete", true});
       if (error) return Err(std::move(*error));
       continue;
     }
