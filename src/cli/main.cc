@@ -37,6 +37,19 @@
 namespace ikigai::cli {
 namespace {
 
+// Whether the command line asks for --output json, read before (or
+// without) a successful parse.
+bool AsksForJson(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--output=json" ||
+        (arg == "--output" && i + 1 < argc && std::string_view(argv[i + 1]) == "json")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int Run(int argc, char** argv) {
   CLI::App app{"ikigai: a terminal coding agent whose every tool is an external executable."};
   app.set_version_flag("--version,-V", std::string("ikigai ") + IKIGAI_VERSION);
@@ -110,7 +123,12 @@ int Run(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int status = app.exit(e);
+    // -p --output json prints one object whatever fails, a bad flag too.
+    if (status != 0 && AsksForJson(argc, argv)) {
+      oneshot::PrintJsonFailure(std::cout, "USAGE", e.what(), "");
+    }
+    return status;
   }
 
   const session::ProjectStore store(session::ProjectStore::DefaultPath());

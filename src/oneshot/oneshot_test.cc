@@ -850,6 +850,12 @@ TEST(OneShotJsonTest, EveryFailureIsOneJsonObjectWithTheErrorAndTheSession) {
   EXPECT_EQ(bad_config.exit_code, 2);
   EXPECT_EQ(bad_config.json["error_code"], "CONFIG_ERROR") << bad_config.out;
   EXPECT_NE(bad_config.json["error"].get<std::string>().find("max_rounds"), std::string::npos);
+
+  auto bad_flag = run({{"OPENAI_API_KEY", "k"}}, {"-p", "hi", "--permissions", "nope"});
+  EXPECT_NE(bad_flag.exit_code, 0);
+  ASSERT_TRUE(bad_flag.json.is_object()) << bad_flag.out << bad_flag.err;
+  EXPECT_EQ(bad_flag.json["error_code"], "USAGE") << bad_flag.out;
+  EXPECT_NE(bad_flag.json["error"].get<std::string>().find("permissions"), std::string::npos);
 }
 
 TEST(OneShotSummaryTest, OutsideTextInSummariesIsVisibleAndCutAtACharacter) {
