@@ -75,6 +75,7 @@ class Agent {
   void SetMessages(std::vector<providers::Message> messages) { messages_ = std::move(messages); }
   void Clear() { messages_.clear(); }
   void SetModel(std::string model) { options_.model = std::move(model); }
+  void SetSystemPrompt(std::string prompt) { options_.system_prompt = std::move(prompt); }
   const AgentOptions& options() const { return options_; }
 
  private:

@@ -290,6 +290,9 @@ void Repl::ShowPermissions(const std::string& argument) {
       }
     }
     permissions_->SetMode(*mode);
+    // The model is told the mode in the system prompt: from the next
+    // request on, the new one.
+    if (agent_) agent_->SetSystemPrompt(session::SystemPromptFor(host_, *mode).text);
   }
   const permissions::Mode mode = permissions_->mode();
   display_.Output(std::string(argument.empty() ? "Permission mode: " : "Permission mode set to ") +

@@ -609,6 +609,26 @@ TEST_F(ReplTest, PermissionsCommandShowsAndSwitchesTheMode) {
   repl->Send("/quit\r");
 }
 
+// The system prompt tells the model the mode: a switch mid-conversation
+// reaches the next request.
+TEST_F(ReplTest, TheModelIsToldTheModeAfterASwitch) {
+  auto repl = Start(AskModeEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  repl->Send("repl-hello one\r");
+  ASSERT_TRUE(repl->Expect("Hello from the mock.")) << repl->Plain();
+  EXPECT_NE(LastRequest()["messages"][0]["content"].dump().find("Permission mode: ask"),
+            std::string::npos);
+  repl->Send("/permissions read-only\r");
+  ASSERT_TRUE(repl->Expect("Permission mode set to read-only")) << repl->Plain();
+  repl->Send("repl-hello two\r");
+  ASSERT_TRUE(repl->Expect("Hello from the mock.")) << repl->Plain();
+  const std::string system = LastRequest()["messages"][0]["content"].dump();
+  EXPECT_NE(system.find("Permission mode: read-only"), std::string::npos) << system;
+  EXPECT_EQ(system.find("Permission mode: ask"), std::string::npos) << system;
+  repl->Send("/quit\r");
+}
+
 // Without Landlock (simulated) the REPL warns once, and refuses to switch to
 // auto, which would run everything unconfined without asking.
 TEST_F(ReplTest, WithoutLandlockAutoIsRefusedAndTheWarningComesOnce) {
