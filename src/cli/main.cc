@@ -142,7 +142,9 @@ int Run(int argc, char** argv) {
       session::DecideTrust(::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".", trust_once, store);
 
   if (*check) {
-    auto config = config::LoadConfig(config::DefaultConfigFiles());
+    config::ConfigFiles files = config::DefaultConfigFiles();
+    if (!trust_state.trusted) files.project.clear();  // as everywhere: untrusted, not read
+    auto config = config::LoadConfig(files);
     if (!config) {
       std::cerr << "ikigai: " << VisibleText(config.error(), Layout::kKeep) << "\n";
       return 2;

@@ -29,10 +29,11 @@ Result<HostContext, std::string> LoadHostConfig(const TrustState& trust,
                std::string(permissions::kModeNames));
   }
   host.mode = *mode;
-  if (options.confine == HostOptions::Confine::kNever) return host;
   auto sandbox = MakeSandbox(host.config);
   if (!sandbox) return Err(std::move(sandbox.error()));
-  host.sandbox = std::move(*sandbox);
+  host.schema_sandbox = std::move(*sandbox);
+  if (options.confine == HostOptions::Confine::kNever) return host;
+  host.sandbox = host.schema_sandbox;
   if (options.confine == HostOptions::Confine::kAlways) {
     // `ikigai tool call --sandbox`: confined whatever the configured mode.
     host.sandbox_notice = SandboxNotice(*host.sandbox, permissions::Mode::kAuto);
@@ -48,7 +49,7 @@ Result<HostContext, std::string> LoadHostConfig(const TrustState& trust,
 discovery::DiscoveryOptions DiscoveryOptionsFor(const HostContext& host) {
   discovery::DiscoveryOptions options;
   options.schema_timeout = host.config.schema_timeout;
-  if (host.mode != permissions::Mode::kUnrestricted) options.sandbox = host.sandbox;
+  if (host.mode != permissions::Mode::kUnrestricted) options.sandbox = host.schema_sandbox;
   return options;
 }
 

@@ -17,8 +17,10 @@ namespace ikigai::session {
 
 struct HostOptions {
   std::string permissions;  // --permissions; empty: the configuration's mode
-  // The agent's front ends confine tools by the mode (session/tool_sandbox.h);
-  // `ikigai tool` commands only with --sandbox.
+  // The agent's front ends confine tool calls by the mode
+  // (session/tool_sandbox.h); `ikigai tool` commands only with --sandbox.
+  // Discovery's --schema runs confined in every case but the unrestricted
+  // mode: it is never the user's own action.
   enum class Confine { kByMode, kNever, kAlways } confine = Confine::kByMode;
 };
 
@@ -29,7 +31,10 @@ struct HostContext {
   TrustState trust;
   permissions::Mode mode = permissions::Mode::kAsk;
   std::shared_ptr<sandbox::Sandbox> sandbox = nullptr;  // null: tools run unconfined
-  std::string sandbox_notice = {};                      // to say once at the start, if not empty
+  // --schema runs under it (read-only, no network) unless the mode is
+  // unrestricted; it is `sandbox` where calls are confined too.
+  std::shared_ptr<sandbox::Sandbox> schema_sandbox = nullptr;
+  std::string sandbox_notice = {};  // to say once at the start, if not empty
 };
 
 // Loads the configuration (errors name the file and key), decides the mode

@@ -161,6 +161,28 @@ TEST(IkigaiBinary, ToolCallIsConfinedOnlyWithSandbox) {
   if (!landlock) GTEST_SKIP() << "no Landlock here: --sandbox cannot confine files";
 }
 
+// Listing is not calling: a tool's --schema is never the user's own action
+// and runs confined (read-only) even for `ikigai --trust tool list`.
+TEST(IkigaiBinary, ToolListRunsSchemasConfined) {
+  TempDir home;
+  char outside[] = "/var/tmp/ikigai-tool-list-XXXXXX";  // /tmp is writable in the sandbox
+  ASSERT_NE(::mkdtemp(outside), nullptr);
+  const std::string mark = std::string(outside) + "/mark";
+  ::mkdir((home / ".ikigai").c_str(), 0755);
+  WriteTool(home / ".ikigai/tools", "marker",
+            "[ \"$1\" = --schema ] && touch " + mark + "\n" + SchemaScript("marker"));
+  auto run = Ikigai({"tool", "list"}, home);
+  EXPECT_NE(run.out.find("  marker ("), std::string::npos) << run.out << run.err;
+  const bool landlock = run.err.find("no Landlock") == std::string::npos &&
+                        Ikigai({"--help"}, home).out.find("\n  none:") == std::string::npos;
+  if (landlock) {
+    EXPECT_NE(::access(mark.c_str(), F_OK), 0) << "--schema wrote outside";
+  }
+  ::unlink(mark.c_str());
+  ::rmdir(outside);
+  if (!landlock) GTEST_SKIP() << "no Landlock here: --schema cannot be confined";
+}
+
 TEST(IkigaiBinary, ListsTheSixCoreToolsAndUserAndProjectTools) {
   TempDir home;
   ::mkdir((home / ".ikigai").c_str(), 0755);
@@ -277,6 +299,16 @@ TEST_F(TrustBinary, TrustForOneRunThenRecordedThenTakenBack) {
   EXPECT_EQ(Run({"untrust", project_}).exit_code, 0);
   EXPECT_EQ(Run({"tool", "list"}).out.find("planted"), std::string::npos);
   EXPECT_FALSE(Marked());
+}
+
+TEST_F(TrustBinary, ToolCheckIgnoresAnUntrustedProjectConfig) {
+  testing::WriteFile(project_ + "/.ikigai/config.json", "{broken");
+  auto check = Run({"tool", "check", project_ + "/.ikigai/tools/planted-tool"});
+  // Checked (the planted tool breaks a rule: exit 1), not stopped by the
+  // project's broken config (exit 2).
+  EXPECT_EQ(check.exit_code, 1) << check.out << check.err;
+  EXPECT_EQ(check.err.find("config.json"), std::string::npos) << check.err;
+  EXPECT_NE(check.out.find("rules broken"), std::string::npos) << check.out;
 }
 
 TEST_F(TrustBinary, AnUntrustedProjectConfigIsNotApplied) {
