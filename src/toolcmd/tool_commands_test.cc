@@ -183,6 +183,23 @@ TEST(IkigaiBinary, ToolListRunsSchemasConfined) {
   if (!landlock) GTEST_SKIP() << "no Landlock here: --schema cannot be confined";
 }
 
+// The bash tool saves long output in the session's directory, which goes
+// when `ikigai tool call` ends: the file the answer names must stay.
+TEST(IkigaiBinary, ACallsSavedFullOutputOutlivesTheCall) {
+  TempDir home, tmp;
+  auto run = testing::RunExecutable(
+      kIkigai, "",
+      {.argv_extra = {"tool", "call", "bash", R"({"command": "seq 1 200000"})"},
+       .env = {{"HOME", home.path()}, {"TMPDIR", tmp.path()}}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string saved = run.json["result"].value("full_output_path", "");
+  ASSERT_FALSE(saved.empty()) << run.out;
+  EXPECT_TRUE(saved.starts_with(tmp.path() + "/")) << saved;
+  const std::string text = testing::ReadFile(saved);
+  EXPECT_TRUE(text.starts_with("1\n2\n")) << saved;
+  EXPECT_TRUE(text.ends_with("199999\n200000\n") || text.ends_with("199999\n200000")) << saved;
+}
+
 TEST(IkigaiBinary, ListsTheSixCoreToolsAndUserAndProjectTools) {
   TempDir home;
   ::mkdir((home / ".ikigai").c_str(), 0755);
