@@ -1,11 +1,15 @@
 // file-write-tool through its real executable: seeds/000 examples, edge cases
 // and error codes, plus DECISIONS §4 (atomic, mode kept, symlinks, created).
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "testing/tool_runner.h"
 
@@ -102,6 +106,45 @@ TEST(FileWriteTool, NoTemporaryFileIsLeftBehind) {
   Write({{"file_path", dir / "a"}, {"content", "1"}});
   Write({{"file_path", dir / "a"}, {"content", "2"}});
   EXPECT_EQ(ListDir(dir.path()), std::vector<std::string>{"a"});
+}
+
+// Killed while it writes (SIGKILL: no chance to clean up), the tool leaves
+// no temporary file: it writes an unnamed one (O_TMPFILE) and names it only
+// for the rename. The old file stays whole or the new one is complete.
+TEST(FileWriteTool, KilledWhileWritingItLeavesNoTemporaryFile) {
+  TempDir dir;
+  const std::string target = dir / "big";
+  WriteFile(target, "old");
+  const std::string content(12 << 20, 'x');
+  const std::string input = Json{{"file_path", target}, {"content", content}}.dump();
+  const std::string tool = ToolPath("file-write");
+  for (int delay_ms : {0, 2, 5, 10, 20, 40}) {
+    int in[2];
+    ASSERT_EQ(::pipe(in), 0);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      ::dup2(in[0], 0);
+      ::close(in[0]);
+      ::close(in[1]);
+      ::execl(tool.c_str(), tool.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    ::close(in[0]);
+    for (std::size_t done = 0; done < input.size();) {
+      const ssize_t n = ::write(in[1], input.data() + done, input.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    ::close(in[1]);
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    EXPECT_EQ(ListDir(dir.path()), std::vector<std::string>{"big"})
+        << "after " << delay_ms << " ms";
+    const std::string now = ReadFile(target);
+    EXPECT_TRUE(now == "old" || now == content) << "a mix after " << delay_ms << " ms";
+  }
 }
 
 TEST(FileWriteTool, MissingParentDirectoryIsOpenFailedWithMkdirHint) {
