@@ -37,6 +37,10 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"toolCallId": "call_long"}, "response": {"content": "never asked"}},
   {"match": {"toolCallId": "call_ask"}, "response": {"content": "Asked and answered."}},
   {"match": {"toolCallId": "call_stop"}, "response": {"content": "never asked"}},
+  {"match": {"toolCallId": "call_two_b"}, "response": {"content": "Both answered."}},
+  {"match": {"userMessage": "repl-two-asks"},
+   "response": {"toolCalls": [{"id": "call_two_a", "name": "bash", "arguments": {"command": "touch first.txt"}},
+                              {"id": "call_two_b", "name": "bash", "arguments": {"command": "touch second.txt"}}]}},
   {"match": {"userMessage": "repl-ask"},
    "response": {"toolCalls": [{"id": "call_ask", "name": "bash", "arguments": {"command": "touch approved.txt"}}]}},
   {"match": {"userMessage": "repl-stop"},
@@ -694,6 +698,72 @@ TEST_F(ReplTest, AskModeAsksAndTheAnswersDecide) {
   ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
   EXPECT_FALSE(std::filesystem::exists(project() + "/stopped.d"));
   repl->Send("/quit\r");
+}
+
+// Two calls of one turn are asked one after another, and only then run: the
+// first answer does not run its call before the second question.
+TEST_F(ReplTest, ParallelCallsAreAskedInTurnThenRun) {
+  auto repl = Start(AskModeEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  repl->Send("repl-two-asks\r");
+  ASSERT_TRUE(repl->Expect("  | touch first.txt")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("allow? [y/a/n] ")) << repl->Plain();
+  repl->Send("y\r");
+  ASSERT_TRUE(repl->Expect("  | touch second.txt")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("allow? [y/a/n] ")) << repl->Plain();
+  EXPECT_FALSE(std::filesystem::exists(project() + "/first.txt")) << "ran before all were asked";
+  repl->Send("n\r");
+  ASSERT_TRUE(repl->Expect("Both answered.")) << repl->Plain();
+  EXPECT_TRUE(std::filesystem::exists(project() + "/first.txt"));
+  EXPECT_FALSE(std::filesystem::exists(project() + "/second.txt"));
+  repl->Send("/quit\r");
+}
+
+// A folder with a .ikigai/ is asked about once, before anything of it runs:
+// "n" skips it (its tool's --schema never runs) and is kept, so the next
+// start asks nothing; "y" loads it.
+TEST_F(ReplTest, TheTrustQuestionDecidesOnceForTheFolder) {
+  const std::string mark = dir_ / "schema-ran";
+  ::mkdir((project() + "/.ikigai").c_str(), 0755);
+  ::mkdir((project() + "/.ikigai/tools").c_str(), 0755);
+  WriteFile(project() + "/.ikigai/tools/planted-tool",
+            "#!/bin/sh\ntouch " + mark + "\n" + Schema("planted"), 0755);
+
+  auto refused = Start(BaseEnv());
+  ASSERT_TRUE(refused);
+  ASSERT_TRUE(refused->Expect("It contains: 1 tool")) << refused->Plain();
+  ASSERT_TRUE(refused->Expect("Trust this folder? [y/N] ")) << refused->Plain();
+  EXPECT_FALSE(std::filesystem::exists(mark)) << "ran before the answer";
+  refused->Send("n\r");
+  ASSERT_TRUE(refused->Expect("Not trusted")) << refused->Plain();
+  ASSERT_TRUE(refused->Expect("> ")) << refused->Plain();
+  refused->Send("/tool\r");
+  ASSERT_TRUE(refused->Expect("Available tools:")) << refused->Plain();
+  refused->Send("/quit\r");
+  EXPECT_EQ(refused->Wait(), 0);
+  EXPECT_EQ(refused->Plain().find("planted"), std::string::npos) << refused->Plain();
+  EXPECT_FALSE(std::filesystem::exists(mark));
+
+  auto again = Start(BaseEnv());
+  ASSERT_TRUE(again);
+  ASSERT_TRUE(again->Expect("> ")) << again->Plain();
+  again->Send("/quit\r");
+  EXPECT_EQ(again->Wait(), 0);
+  EXPECT_EQ(again->Plain().find("Trust this folder?"), std::string::npos) << again->Plain();
+
+  ASSERT_TRUE(std::filesystem::remove(home() + "/.ikigai/projects.json"));  // never decided
+  auto trusted = Start(BaseEnv());
+  ASSERT_TRUE(trusted);
+  ASSERT_TRUE(trusted->Expect("Trust this folder? [y/N] ")) << trusted->Plain();
+  trusted->Send("y\r");
+  ASSERT_TRUE(trusted->Expect("Trusted.")) << trusted->Plain();
+  ASSERT_TRUE(trusted->Expect("> ")) << trusted->Plain();
+  trusted->Send("/tool\r");
+  ASSERT_TRUE(trusted->Expect("  planted (")) << trusted->Plain();
+  trusted->Send("/quit\r");
+  EXPECT_EQ(trusted->Wait(), 0);
+  EXPECT_TRUE(std::filesystem::exists(mark));
 }
 
 }  // namespace
