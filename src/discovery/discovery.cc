@@ -1,13 +1,15 @@
 // Discovery: the three directories scanned, the winner of each name asked
-// for its schema, all at once.
+// for its schema, several at once.
 //
 // Scanning is cheap and done in order of precedence (system, user,
 // project), a later directory's tool replacing an earlier one of the same
-// name, so that only winners are started. Every winner's "--schema" then
-// runs in one spawning::RunAll, which enforces the time and size limits;
-// the scan costs about as long as the slowest tool; those that time out
-// are asked once more with more time. Each outcome becomes a
-// Tool or a DiscoveryFailure with its reason.
+// name, so that only winners are started. A winner whose file is unchanged
+// since its answer was cached is not started at all. The others' "--schema"
+// run in one spawning::RunAll, which enforces the time and size limits and
+// keeps the number at once to what the machine can run; those that time
+// out are asked once more with more time, fewer at once. Each outcome
+// becomes a Tool or a DiscoveryFailure with its reason; answers that parsed
+// go into the cache.
 #include "discovery/discovery.h"
 
 #include <unistd.h>
@@ -16,9 +18,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <thread>
 #include <utility>
 
 #include "discovery/scan.h"
+#include "discovery/schema_cache.h"
 #include "spawning/environment.h"
 #include "spawning/run_many.h"
 
@@ -96,6 +101,15 @@ std::string RunFailure(const spawning::JobOutcome& outcome, const DiscoveryOptio
   return "unknown outcome";  // unreachable: every JobEnd is handled above
 }
 
+std::size_t Cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// About two per core, so that a tool that takes half a second of CPU still
+// answers within its second on a machine that is busy.
+std::size_t Concurrency(const DiscoveryOptions& options) {
+  if (options.max_concurrent > 0) return options.max_concurrent;
+  return std::max<std::size_t>(4, 2 * Cores());
+}
+
 }  // namespace
 
 std::string ToolNameFromFile(std::string_view file_name) {
@@ -138,8 +152,15 @@ registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& opt
     }
   }
 
-  std::vector<spawning::Job> jobs;
-  jobs.reserve(winners.size());
+  // The cache answers for unchanged files; only the rest are started.
+  SchemaCache cache = SchemaCache::Load(options.cache_path);
+  struct Asked {
+    std::string schema_text;             // from the cache, or the tool's stdout
+    std::optional<FileVersion> version;  // the file asked about
+    std::size_t job = 0;                 // index in `jobs` when started
+    bool cached = false;
+  };
+  std::map<std::string, Asked> asked;
   // --schema never needs credentials (DECISIONS §2): no secret at all.
   // With a sandbox, under the read-only profile without network.
   const sandbox::Confinement* confinement =
@@ -150,7 +171,18 @@ registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& opt
                                                               confinement->description}}
           : std::vector<std::pair<std::string, std::string>>{},
       {});
+  std::vector<spawning::Job> jobs;
   for (const auto& [name, winner] : winners) {
+    Asked& entry = asked[name];
+    entry.version = VersionOf(winner.candidate.path);
+    if (entry.version) {
+      if (auto text = cache.Find(winner.candidate.path, *entry.version)) {
+        entry.schema_text = std::move(*text);
+        entry.cached = true;
+        continue;
+      }
+    }
+    entry.job = jobs.size();
     spawning::Job job;
     job.spawn.path = winner.candidate.path;
     job.spawn.argv = {winner.candidate.path, "--schema"};
@@ -165,11 +197,11 @@ registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& opt
     job.timeout = options.schema_timeout;
     jobs.push_back(std::move(job));
   }
-  std::vector<spawning::JobOutcome> outcomes = spawning::RunAll(jobs);
-  // All started at once, a tool can miss its deadline only because the
-  // machine was busy (a first Python start on a loaded machine takes
-  // seconds). Those are asked once more, with thrice the time and only one
-  // another for company: a slow machine must not make a user's tools vanish.
+  std::vector<spawning::JobOutcome> outcomes = spawning::RunAll(jobs, -1, Concurrency(options));
+  // A tool can miss its deadline because the machine was busy (a first
+  // Python start on a loaded machine takes seconds). Those are asked once
+  // more, with thrice the time: a slow machine must not make a user's tools
+  // vanish.
   std::vector<spawning::Job> retries;
   std::vector<std::size_t> retried;
   for (std::size_t k = 0; k < jobs.size(); ++k) {
@@ -179,27 +211,34 @@ registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& opt
     retried.push_back(k);
   }
   if (!retries.empty()) {
-    std::vector<spawning::JobOutcome> second = spawning::RunAll(retries);
+    std::vector<spawning::JobOutcome> second = spawning::RunAll(retries, -1, Concurrency(options));
     for (std::size_t r = 0; r < retried.size(); ++r) outcomes[retried[r]] = std::move(second[r]);
   }
 
   std::vector<Tool> tools;
-  std::size_t i = 0;
   for (auto& [name, winner] : winners) {
-    const spawning::JobOutcome& outcome = outcomes[i++];
+    Asked& entry = asked[name];
+    const spawning::JobOutcome no_run{};
+    const spawning::JobOutcome& outcome = entry.cached ? no_run : outcomes[entry.job];
     auto fail = [&](std::string reason) {
       failures.push_back({name, winner.candidate.path, std::move(reason), LastLine(outcome.err)});
     };
-    if (std::string why = RunFailure(outcome, options); !why.empty()) {
-      fail(std::move(why));
-      continue;
+    if (!entry.cached) {
+      if (std::string why = RunFailure(outcome, options); !why.empty()) {
+        fail(std::move(why));
+        continue;
+      }
+      entry.schema_text = outcome.out;
     }
-    auto schema = protocol::ParseSchema(outcome.out);
+    auto schema = protocol::ParseSchema(entry.schema_text);
     if (!schema) {
       // ParseSchema's own words for text that is not JSON start "invalid JSON: ".
       const std::string& error = schema.error();
       fail(error.starts_with("invalid JSON: ") ? error : "invalid schema: " + error);
       continue;
+    }
+    if (!entry.cached && entry.version) {
+      cache.Put(winner.candidate.path, *entry.version, entry.schema_text);
     }
     Tool tool;
     tool.name = name;
@@ -212,6 +251,9 @@ registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& opt
     }
     tools.push_back(std::move(tool));
   }
+  // A cache that cannot be written costs time at the next start, nothing
+  // else: not worth a failure the user would have to read.
+  [[maybe_unused]] auto saved = cache.Save();
   return registry::Registry(std::move(tools), std::move(failures));
 }
 

@@ -9,6 +9,13 @@
 // (spawning/run_many.h), each within its time and size limits; a tool that
 // fails is left out and reported with its reason, the rest load.
 //
+// Under load: never more --schema processes at once than about twice the
+// machine's cores (on 2 cores, 40 tools started at once would each wait for
+// a CPU and miss their second); each deadline counts from the tool's own
+// start, and a tool that timed out is asked once more with thrice the time,
+// fewer at once. With a schema cache (schema_cache.h), a tool whose file is
+// unchanged is not asked at all.
+//
 // Reasons (registry::DiscoveryFailure): "timeout", "exit code N", "killed by
 // signal N", "schema larger than 8 KB", "invalid JSON: ...", "invalid
 // schema: ...", "cannot start: ...", and, found while scanning, "not
@@ -45,9 +52,15 @@ struct DiscoveryOptions {
   std::size_t schema_limit = 8 * 1024;
   // Null: --schema runs unconfined; else under its read-only profile.
   std::shared_ptr<sandbox::Sandbox> sandbox = nullptr;
+  // --schema processes at once; 0: twice the cores (at least 4).
+  std::size_t max_concurrent = 0;
+  // The schema cache's file (schema_cache.h); empty: no cache, every tool
+  // is asked.
+  std::string cache_path = {};
 };
 
-// Scans the directories and asks every tool for its schema.
+// Scans the directories and asks every tool for its schema (those the cache
+// does not answer).
 registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& options = {});
 
 // "file-read-tool" -> "file_read"; empty if the name does not end in "-tool".

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "discovery/schema_cache.h"
 #include "session/tool_sandbox.h"
 
 namespace ikigai::session {
@@ -49,6 +50,7 @@ Result<HostContext, std::string> LoadHostConfig(const TrustState& trust,
 discovery::DiscoveryOptions DiscoveryOptionsFor(const HostContext& host) {
   discovery::DiscoveryOptions options;
   options.schema_timeout = host.config.schema_timeout;
+  options.cache_path = discovery::DefaultSchemaCachePath();
   if (host.mode != permissions::Mode::kUnrestricted) options.sandbox = host.schema_sandbox;
   return options;
 }
