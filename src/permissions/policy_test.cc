@@ -103,6 +103,75 @@ TEST_F(PolicyTest, BashPrefixesStopAtWordsAndCoverEveryCommand) {
   EXPECT_EQ(Of(Bash("ls; git push"), Mode::kAuto, Parse({}, {"bash(git push:*)"})), Verdict::kDeny);
 }
 
+// An allow rule covers only what the parser can see: a substitution
+// anywhere (inside double quotes, backquotes, an unquoted here-document)
+// runs a command no rule was checked against, so the call asks.
+TEST_F(PolicyTest, AllowRulesDoNotCoverCommandsHiddenInSubstitutions) {
+  const Rules rules = Parse({"bash(git status:*)", "bash(cat)", "bash(echo:*)"});
+  for (const char* command :
+       {"git status \"$(touch PWNED)\"", "git status \"`touch PWNED`\"", "git status `touch PWNED`",
+        "git status <(touch PWNED)", "echo \"it's $(touch PWNED)\"",
+        "cat <<EOF\n$(touch PWNED)\nEOF", "cat <<EOF\n'`touch PWNED`'\nEOF", "echo $((1 << 2))"}) {
+    EXPECT_EQ(Of(Bash(command), Mode::kAsk, rules), Verdict::kAsk) << command;
+    EXPECT_EQ(Of(Bash(command), Mode::kAutoEdit, rules), Verdict::kAsk) << command;
+  }
+  // What the shell does not expand is still covered.
+  EXPECT_EQ(Of(Bash("git status '$(touch x)'"), Mode::kAsk, rules), Verdict::kAllow);
+  EXPECT_EQ(Of(Bash("cat <<'EOF'\n$(touch x)\nEOF"), Mode::kAsk, rules), Verdict::kAllow);
+  // The exact line of a rule, once it holds a substitution, asks too.
+  const std::string line = "git status && echo \"$(touch PWNED)\"";
+  EXPECT_EQ(Of(Bash(line), Mode::kAsk, Parse({"bash(" + line + ")"})), Verdict::kAsk);
+}
+
+// Deny rules see through substitutions (quoted or not, here-documents,
+// process substitutions), nested shells and eval, and command wrappers, in
+// every mode.
+TEST_F(PolicyTest, DenyRulesSeeThroughSubstitutionsShellsAndWrappers) {
+  const Rules rules = Parse({"bash"}, {"bash(rm:*)", "bash(git push:*)"});
+  for (const char* command : {"echo \"$(rm -f victim)\"",
+                              "echo \"`rm -f victim`\"",
+                              "echo $(rm -f victim)",
+                              "echo \"it's $(rm -f victim)\"",
+                              "cat <<EOF\n$(rm -f victim)\nEOF",
+                              "cat <(rm -f victim)",
+                              "echo \"$(echo \"$(rm -f victim)\")\"",
+                              "sh -c 'rm -f victim'",
+                              "bash -ec \"cd /tmp && rm -f victim\"",
+                              "echo \"$(sh -c 'rm -f victim')\"",
+                              "eval 'rm -f victim'",
+                              "timeout 5 rm -f victim",
+                              "env A=1 rm -f victim",
+                              "nice -n 5 rm -f victim",
+                              "nohup rm -f victim &",
+                              "xargs rm -f < list",
+                              "command rm -f victim",
+                              "exec rm -f victim",
+                              "time rm -f victim",
+                              "sudo -u root rm -f victim",
+                              "/bin/rm -f victim",
+                              "\\rm -f victim",
+                              "r''m -f victim",
+                              "$'\\x72m' -f victim",
+                              "find . -name x -exec rm {} +",
+                              "if true; then rm -f victim; fi",
+                              "echo \"$(echo \"'\")\" ; rm -f victim",
+                              "sh <<'EOF'\nrm -f victim\nEOF",
+                              "echo rm -f victim | sh",
+                              "git -C . push",
+                              "git --no-pager push origin",
+                              "x=$(date) && sh -c \"$x; rm -f victim\""}) {
+    for (Mode mode : {Mode::kAsk, Mode::kAuto, Mode::kUnrestricted}) {
+      EXPECT_EQ(Of(Bash(command), mode, rules), Verdict::kDeny)
+          << command << " in " << ModeName(mode);
+    }
+  }
+  // Words that only look like the command are not it.
+  for (const char* command : {"echo rm -f victim", "ls -la", "git status", "grep -r 'rm' .",
+                              "git commit -m 'rm: drop the old script'"}) {
+    EXPECT_EQ(Of(Bash(command), Mode::kAuto, rules), Verdict::kAllow) << command;
+  }
+}
+
 TEST_F(PolicyTest, PathGlobsAreRelativeToTheWorkspace) {
   std::filesystem::create_directories(workspace_ + "/src");
   std::filesystem::create_symlink("/etc", workspace_ + "/src/out");

@@ -99,10 +99,10 @@ TEST(ReadOnlyCommandTest, OptionsAndRedirectionsThatWriteOrRunAreNot) {
     EXPECT_FALSE(IsReadOnlyCommand(command)) << command;
   }
   for (const char* command :
-       {"ls 2>&1", "ls >&2", "ls 2>&-", "cat a.txt 2>/dev/null >&2", "sort -u in", "sort -k1,1 -t, in",
-        "sort -to in", "git grep -n foo", "git log --oneline --output-indicator-new=+",
-        "git diff --stat", "git --no-pager log -3", "git cat-file -p HEAD",
-        "cat <<'EOF'\n$(touch x)\nEOF", "rg -n foo", "printf '%s\\n' x"}) {
+       {"ls 2>&1", "ls >&2", "ls 2>&-", "cat a.txt 2>/dev/null >&2", "sort -u in",
+        "sort -k1,1 -t, in", "sort -to in", "git grep -n foo",
+        "git log --oneline --output-indicator-new=+", "git diff --stat", "git --no-pager log -3",
+        "git cat-file -p HEAD", "cat <<'EOF'\n$(touch x)\nEOF", "rg -n foo", "printf '%s\\n' x"}) {
     EXPECT_TRUE(IsReadOnlyCommand(command)) << command;
   }
 }
