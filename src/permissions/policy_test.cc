@@ -225,11 +225,64 @@ TEST_F(PolicyTest, AlwaysRules) {
   EXPECT_EQ(RuleToAllow(Bash("ls -la"), place()), "bash(ls:*)");
   EXPECT_EQ(RuleToAllow(Bash("make && rm x"), place()), "bash(make && rm x)");
   EXPECT_EQ(RuleToAllow(Edit("src/a.c"), place()), "file_edit(src/a.c)");
-  EXPECT_EQ(RuleToAllow(Edit("/etc/hosts"), place()), "file_edit");
   // The rule it proposes allows the same call again.
   for (const CallFacts& call : {Bash("npm test -- -x"), Bash("make && rm x"), Edit("src/a.c")}) {
     EXPECT_EQ(Of(call, Mode::kAsk, Parse({RuleToAllow(call, place())})), Verdict::kAllow);
   }
+}
+
+// A prefix rule for a program that runs another command (a wrapper, a
+// shell, an interpreter given code) would allow any command: "always" keeps
+// the exact command instead.
+TEST_F(PolicyTest, AlwaysRulesForWrappersAndInterpretersAreExact) {
+  for (const char* command : {"timeout 60 npm test",
+                              "sh -c 'npm test'",
+                              "bash -c 'make'",
+                              "env FOO=1 make",
+                              "FOO=1 make",
+                              "nice -n 5 make",
+                              "nohup ./server",
+                              "xargs rm",
+                              "sudo apt install x",
+                              "exec make",
+                              "eval make",
+                              "command make",
+                              "time make",
+                              "stdbuf -oL make",
+                              "python3 -c 'print(1)'",
+                              "node -e 'x()'",
+                              "perl -e 'x'",
+                              "ruby -e 'x'",
+                              "find . -exec rm {} +",
+                              "git -C /elsewhere push",
+                              "$CMD run"}) {
+    const std::string rule = RuleToAllow(Bash(command), place());
+    EXPECT_EQ(rule, "bash(" + std::string(command) + ")") << command;
+    EXPECT_EQ(Of(Bash(command), Mode::kAsk, Parse({rule})), Verdict::kAllow) << command;
+    EXPECT_EQ(Of(Bash(std::string(command) + " && rm -rf x"), Mode::kAsk, Parse({rule})),
+              Verdict::kAsk)
+        << command;
+  }
+  EXPECT_EQ(RuleToAllow(Bash("python3 manage.py test"), place()), "bash(python3 manage.py:*)");
+}
+
+// Where no rule could allow the call again without allowing more, there is
+// no "always": a substitution (allow rules never cover it) and a path
+// outside the workspace (path rules are relative to it).
+TEST_F(PolicyTest, NoAlwaysRuleWhereNoRuleFitsTheCall) {
+  EXPECT_EQ(RuleToAllow(Edit("/etc/hosts"), place()), "");
+  EXPECT_EQ(RuleToAllow(Edit("../elsewhere/a.c"), place()), "");
+  EXPECT_EQ(RuleToAllow(Bash("echo \"$(date)\""), place()), "");
+  EXPECT_EQ(RuleToAllow(Bash("cat <<EOF\n`date`\nEOF"), place()), "");
+  EXPECT_EQ(RuleToAllow(Bash("echo a:*"), place()), "") << "would read as a prefix rule";
+  const Decision ask = Decide(Edit("/etc/hosts"), Mode::kAsk, {}, place());
+  EXPECT_EQ(ask.verdict, Verdict::kAsk);
+  EXPECT_EQ(ask.how_to_allow.find("permissions.allow"), std::string::npos) << ask.how_to_allow;
+  // A path with glob characters is kept literally: the rule covers that file only.
+  const std::string rule = RuleToAllow(Edit("src/[ab]*.c"), place());
+  EXPECT_EQ(rule, "file_edit(src/\\[ab\\]\\*.c)");
+  EXPECT_EQ(Of(Edit("src/[ab]*.c"), Mode::kAsk, Parse({rule})), Verdict::kAllow);
+  EXPECT_EQ(Of(Edit("src/a.c"), Mode::kAsk, Parse({rule})), Verdict::kAsk);
 }
 
 TEST(ModeTest, NamesRoundTrip) {

@@ -37,6 +37,9 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"toolCallId": "call_long"}, "response": {"content": "never asked"}},
   {"match": {"toolCallId": "call_ask"}, "response": {"content": "Asked and answered."}},
   {"match": {"toolCallId": "call_stop"}, "response": {"content": "never asked"}},
+  {"match": {"toolCallId": "call_once"}, "response": {"content": "Asked once."}},
+  {"match": {"userMessage": "repl-no-always"},
+   "response": {"toolCalls": [{"id": "call_once", "name": "bash", "arguments": {"command": "touch \"$(echo once).txt\""}}]}},
   {"match": {"userMessage": "repl-ask"},
    "response": {"toolCalls": [{"id": "call_ask", "name": "bash", "arguments": {"command": "touch approved.txt"}}]}},
   {"match": {"userMessage": "repl-stop"},
@@ -673,6 +676,25 @@ TEST_F(ReplTest, AskModeAsksAndTheAnswersDecide) {
   ASSERT_TRUE(repl->Expect("Interrupted.")) << repl->Plain();
   ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
   EXPECT_FALSE(std::filesystem::exists(project() + "/stopped.d"));
+  repl->Send("/quit\r");
+}
+
+// Where no rule could allow the call again without allowing more (here a
+// command substitution, which allow rules never cover), the question offers
+// no "always"; y and n still work.
+TEST_F(ReplTest, NoAlwaysAnswerWhereNoRuleFits) {
+  auto repl = Start(AskModeEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  repl->Send("repl-no-always\r");
+  ASSERT_TRUE(repl->Expect("allow? [y/n] ")) << repl->Plain();
+  EXPECT_EQ(repl->Plain().find("a: always"), std::string::npos) << repl->Plain();
+  repl->Send("a\r");
+  ASSERT_TRUE(repl->Expect("Answer y or n")) << repl->Plain();
+  repl->Send("y\r");
+  ASSERT_TRUE(repl->Expect("Asked once.")) << repl->Plain();
+  EXPECT_TRUE(std::filesystem::exists(project() + "/once.txt"));
+  EXPECT_FALSE(std::filesystem::exists(home() + "/.ikigai/projects.json"));
   repl->Send("/quit\r");
 }
 
