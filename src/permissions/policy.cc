@@ -45,12 +45,14 @@ std::string Describe(const CallFacts& call) {
 // command.
 bool RunsOtherCommands(std::string_view program) {
   for (std::string_view name :
-       {"sh",      "bash",    "zsh",     "dash",     "ksh",     "mksh",        "ash",     "fish",
-        "env",     "timeout", "nice",    "nohup",    "xargs",   "sudo",        "doas",    "su",
-        "runuser", "exec",    "eval",    "command",  "builtin", "time",        "stdbuf",  "ionice",
-        "chroot",  "setsid",  "busybox", "watch",    "flock",   "nsenter",     "unshare", "taskset",
-        "chrt",    "strace",  "ltrace",  "unbuffer", "script",  "parallel",    "find",    "fd",
-        "source",  ".",       "trap",    "alias",    "coproc",  "systemd-run", "firejail"}) {
+       {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "env", "timeout", "nice",
+        "nohup", "xargs", "sudo", "doas", "su", "runuser", "exec", "eval", "command", "builtin",
+        "time", "stdbuf", "ionice", "chroot", "setsid", "busybox", "watch", "flock", "nsenter",
+        "unshare", "taskset", "chrt", "strace", "ltrace", "unbuffer", "script", "parallel", "find",
+        "fd", "source", ".", "trap", "alias", "coproc", "systemd-run", "firejail",
+        // Reserved words: `! make` is make, `bash(!:*)` would be anything.
+        "!", "{", "if", "then", "else", "elif", "while", "until", "do", "case", "for", "select",
+        "function"}) {
     if (program == name) return true;
   }
   return false;

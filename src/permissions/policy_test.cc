@@ -151,6 +151,9 @@ TEST_F(PolicyTest, DenyRulesSeeThroughSubstitutionsShellsAndWrappers) {
                               "/bin/rm -f victim",
                               "\\rm -f victim",
                               "r''m -f victim",
+                              "/bin/r? -f victim",
+                              "{rm,-f,victim}",
+                              "x=rm; $x -f victim",
                               "$'\\x72m' -f victim",
                               "find . -name x -exec rm {} +",
                               "if true; then rm -f victim; fi",
@@ -255,7 +258,8 @@ TEST_F(PolicyTest, AlwaysRulesForWrappersAndInterpretersAreExact) {
                               "ruby -e 'x'",
                               "find . -exec rm {} +",
                               "git -C /elsewhere push",
-                              "$CMD run"}) {
+                              "$CMD run",
+                              "! make"}) {
     const std::string rule = RuleToAllow(Bash(command), place());
     EXPECT_EQ(rule, "bash(" + std::string(command) + ")") << command;
     EXPECT_EQ(Of(Bash(command), Mode::kAsk, Parse({rule})), Verdict::kAllow) << command;

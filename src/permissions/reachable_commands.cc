@@ -305,7 +305,8 @@ std::vector<std::string> LooseWords(std::string_view text) {
   std::string word;
   for (char c : text) {
     if (c == '\'' || c == '"' || c == '\\') continue;
-    if (std::isspace(static_cast<unsigned char>(c)) || std::strchr(";&|()<>{}`$=!", c) != nullptr) {
+    if (std::isspace(static_cast<unsigned char>(c)) ||
+        std::strchr(";&|()<>{}`$=!,", c) != nullptr) {
       if (!word.empty()) words.push_back(std::move(word));
       word.clear();
       continue;

@@ -35,8 +35,8 @@ ReachableCommands FindReachableCommands(std::string_view line);
 
 // The words of `text`, read loosely for a deny rule's last resort: quotes
 // and backslashes dropped, split at blanks and at shell operators and
-// expansion characters ( ; & | ( ) < > { } ` $ = ! ), so that
-// `echo "$(rm x)"` and `sh -c 'cd /;rm x'` both hold the words `rm x`.
+// expansion characters ( ; & | ( ) < > { } ` $ = ! , ), so that
+// `echo "$(rm x)"`, `sh -c 'cd /;rm x'` and `{rm,x}` all hold `rm x`.
 std::vector<std::string> LooseWords(std::string_view text);
 
 }  // namespace ikigai::permissions

@@ -1,5 +1,7 @@
 #include "permissions/rules.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -32,12 +34,15 @@ CommandPattern PatternOf(const std::string& spec) {
   return pattern;
 }
 
-// A deny rule for `rm` also refuses `/bin/rm`: what runs is the same.
+// A deny rule for `rm` also refuses `/bin/rm`, and `/bin/r?` that may
+// expand to it: what runs may be the same.
 bool SameProgram(const std::string& want, const std::string& have, Match how) {
   if (want == have) return true;
   if (how != Match::kAny || want.find('/') != std::string::npos) return false;
-  const std::size_t slash = have.rfind('/');
-  return slash != std::string::npos && have.compare(slash + 1, std::string::npos, want) == 0;
+  const std::string base_name = have.substr(have.rfind('/') + 1);  // npos + 1 is 0
+  if (base_name == want) return true;
+  return base_name.find_first_of("*?[") != std::string::npos &&
+         ::fnmatch(base_name.c_str(), want.c_str(), 0) == 0;
 }
 
 // "git push" covers "git push", "git push origin", not "git pushx". An exact
