@@ -40,6 +40,68 @@ std::string Describe(const CallFacts& call) {
   return path.empty() ? call.tool : call.tool + " " + path;
 }
 
+// Programs that run the command, script or code in their arguments: a
+// prefix rule on them (`bash(timeout:*)`, `bash(sh:*)`) would allow any
+// command.
+bool RunsOtherCommands(std::string_view program) {
+  for (std::string_view name :
+       {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "env", "timeout", "nice",
+        "nohup", "xargs", "sudo", "doas", "su", "runuser", "exec", "eval", "command", "builtin",
+        "time", "stdbuf", "ionice", "chroot", "setsid", "busybox", "watch", "flock", "nsenter",
+        "unshare", "taskset", "chrt", "strace", "ltrace", "unbuffer", "script", "parallel", "find",
+        "fd", "source", ".", "trap", "alias", "coproc", "systemd-run", "firejail",
+        // Reserved words: `! make` is make, `bash(!:*)` would be anything.
+        "!", "{", "if", "then", "else", "elif", "while", "until", "do", "case", "for", "select",
+        "function"}) {
+    if (program == name) return true;
+  }
+  return false;
+}
+
+// Programs whose first argument says what runs: `git push`, `npm test`,
+// `python3 manage.py`. The rule keeps it, unless it is an option (`git -C
+// DIR`, `python3 -c CODE`): then only the exact command is safe.
+bool HasSubcommands(std::string_view program) {
+  for (std::string_view name :
+       {"git",     "npm",  "pnpm", "yarn",    "cargo",  "go",   "make", "docker",
+        "kubectl", "pip",  "pip3", "python3", "python", "node", "npx",  "uv",
+        "perl",    "ruby", "php",  "deno",    "bun",    "lua"}) {
+    if (program == name) return true;
+  }
+  return false;
+}
+
+std::string BashRuleToAllow(const std::string& command) {
+  // Allow rules never cover a substitution (rules.h): no rule would allow
+  // this call again. And a command ending in ":*" would read as a prefix.
+  if (shell::HasSubstitution(command) || command.ends_with(":*")) return "";
+  const std::string exact = "bash(" + command + ")";
+  const auto commands = shell::SplitCommands(command);
+  if (commands.size() != 1 || commands.front().words.empty() ||
+      !commands.front().output_files.empty()) {
+    return exact;
+  }
+  const auto& words = commands.front().words;
+  const std::string& program = words[0];
+  const bool computed = program.find_first_of("$`*?[{=\\") != std::string::npos;
+  const std::string base_name = program.substr(program.rfind('/') + 1);  // npos + 1 is 0
+  if (computed || RunsOtherCommands(base_name)) return exact;
+  if (!HasSubcommands(program)) return "bash(" + program + ":*)";
+  // Tools with subcommands: allow the subcommand, not the whole program.
+  if (words.size() == 1 || words[1].starts_with("-")) return exact;
+  return "bash(" + program + " " + words[1] + ":*)";
+}
+
+// A path as a glob that matches that path only.
+std::string GlobLiteral(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<Mode> ParseMode(std::string_view name) {
@@ -84,38 +146,19 @@ Decision Decide(const CallFacts& call, Mode mode, const Rules& rules, const Plac
   if (mode == Mode::kAutoEdit && edit) return {Verdict::kAllow, "", ""};
   std::string why = Describe(call) + " needs approval in " + std::string(ModeName(mode)) + " mode";
   if (call.open_world_hint) why += " (it reaches the network)";
-  return {
-      Verdict::kAsk, why,
-      std::string(edit && mode == Mode::kAsk ? "--permissions auto-edit" : "--permissions auto") +
-          ", or \"" + rule + "\" in permissions.allow"};
+  std::string how = edit && mode == Mode::kAsk ? "--permissions auto-edit" : "--permissions auto";
+  if (!rule.empty()) how += ", or \"" + rule + "\" in permissions.allow";
+  return {Verdict::kAsk, why, how};
 }
 
 std::string RuleToAllow(const CallFacts& call, const Place& place) {
-  if (call.tool == "bash") {
-    const std::string command = StringArgument(call.arguments, "command");
-    const auto commands = shell::SplitCommands(command);
-    if (commands.size() != 1 || commands.front().words.empty() || shell::HasSubstitution(command) ||
-        !commands.front().output_files.empty()) {
-      return "bash(" + command + ")";
-    }
-    const auto& words = commands.front().words;
-    std::string prefix = words[0];
-    // Tools with subcommands: allow the subcommand, not the whole program.
-    for (std::string_view program : {"git", "npm", "pnpm", "yarn", "cargo", "go", "make", "docker",
-                                     "kubectl", "pip", "python3", "python", "node", "npx", "uv"}) {
-      if (words[0] == program && words.size() > 1 && !words[1].starts_with("-")) {
-        prefix += " " + words[1];
-      }
-    }
-    return "bash(" + prefix + ":*)";
-  }
+  if (call.tool == "bash") return BashRuleToAllow(StringArgument(call.arguments, "command"));
   const std::string path = ResolvedPath(call.arguments, place.cwd);
-  if (!path.empty()) {
-    if (auto relative = RelativeInside(path, place.workspace)) {
-      return call.tool + "(" + *relative + ")";
-    }
-  }
-  return call.tool;
+  if (path.empty()) return call.tool;
+  // Path rules are globs relative to the workspace: a path outside it has
+  // none, and the plain tool name would allow every path.
+  const auto relative = RelativeInside(path, place.workspace);
+  return relative ? call.tool + "(" + GlobLiteral(*relative) + ")" : "";
 }
 
 }  // namespace ikigai::permissions

@@ -51,9 +51,14 @@ struct Decision {
 
 Decision Decide(const CallFacts& call, Mode mode, const Rules& rules, const Place& place);
 
-// The rule an "always" answer adds: bash(PROGRAM SUBCOMMAND:*) for one
-// simple command (the exact command for a compound one), file_edit(PATH)
-// for an edit inside the workspace, else the tool's name.
+// The rule an "always" answer adds: bash(PROGRAM:*) or
+// bash(PROGRAM SUBCOMMAND:*) for one simple command; the exact command for
+// a compound one, a redirection, a wrapper, shell or interpreter (timeout,
+// sh -c, env, python3 -c, ...) whose prefix would allow any command;
+// TOOL(PATH) for a path inside the workspace (glob characters escaped),
+// else the tool's name. Empty where no rule fits: a bash line with a
+// substitution (allow rules never cover one) or a path outside the
+// workspace (path rules are relative to it); then there is no "always".
 std::string RuleToAllow(const CallFacts& call, const Place& place);
 
 }  // namespace ikigai::permissions

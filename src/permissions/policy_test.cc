@@ -103,6 +103,78 @@ TEST_F(PolicyTest, BashPrefixesStopAtWordsAndCoverEveryCommand) {
   EXPECT_EQ(Of(Bash("ls; git push"), Mode::kAuto, Parse({}, {"bash(git push:*)"})), Verdict::kDeny);
 }
 
+// An allow rule covers only what the parser can see: a substitution
+// anywhere (inside double quotes, backquotes, an unquoted here-document)
+// runs a command no rule was checked against, so the call asks.
+TEST_F(PolicyTest, AllowRulesDoNotCoverCommandsHiddenInSubstitutions) {
+  const Rules rules = Parse({"bash(git status:*)", "bash(cat)", "bash(echo:*)"});
+  for (const char* command :
+       {"git status \"$(touch PWNED)\"", "git status \"`touch PWNED`\"", "git status `touch PWNED`",
+        "git status <(touch PWNED)", "echo \"it's $(touch PWNED)\"",
+        "cat <<EOF\n$(touch PWNED)\nEOF", "cat <<EOF\n'`touch PWNED`'\nEOF", "echo $((1 << 2))"}) {
+    EXPECT_EQ(Of(Bash(command), Mode::kAsk, rules), Verdict::kAsk) << command;
+    EXPECT_EQ(Of(Bash(command), Mode::kAutoEdit, rules), Verdict::kAsk) << command;
+  }
+  // What the shell does not expand is still covered.
+  EXPECT_EQ(Of(Bash("git status '$(touch x)'"), Mode::kAsk, rules), Verdict::kAllow);
+  EXPECT_EQ(Of(Bash("cat <<'EOF'\n$(touch x)\nEOF"), Mode::kAsk, rules), Verdict::kAllow);
+  // The exact line of a rule, once it holds a substitution, asks too.
+  const std::string line = "git status && echo \"$(touch PWNED)\"";
+  EXPECT_EQ(Of(Bash(line), Mode::kAsk, Parse({"bash(" + line + ")"})), Verdict::kAsk);
+}
+
+// Deny rules see through substitutions (quoted or not, here-documents,
+// process substitutions), nested shells and eval, and command wrappers, in
+// every mode.
+TEST_F(PolicyTest, DenyRulesSeeThroughSubstitutionsShellsAndWrappers) {
+  const Rules rules = Parse({"bash"}, {"bash(rm:*)", "bash(git push:*)"});
+  for (const char* command : {"echo \"$(rm -f victim)\"",
+                              "echo \"`rm -f victim`\"",
+                              "echo $(rm -f victim)",
+                              "echo \"it's $(rm -f victim)\"",
+                              "cat <<EOF\n$(rm -f victim)\nEOF",
+                              "cat <(rm -f victim)",
+                              "echo \"$(echo \"$(rm -f victim)\")\"",
+                              "sh -c 'rm -f victim'",
+                              "bash -ec \"cd /tmp && rm -f victim\"",
+                              "echo \"$(sh -c 'rm -f victim')\"",
+                              "eval 'rm -f victim'",
+                              "timeout 5 rm -f victim",
+                              "env A=1 rm -f victim",
+                              "nice -n 5 rm -f victim",
+                              "nohup rm -f victim &",
+                              "xargs rm -f < list",
+                              "command rm -f victim",
+                              "exec rm -f victim",
+                              "time rm -f victim",
+                              "sudo -u root rm -f victim",
+                              "/bin/rm -f victim",
+                              "\\rm -f victim",
+                              "r''m -f victim",
+                              "/bin/r? -f victim",
+                              "{rm,-f,victim}",
+                              "x=rm; $x -f victim",
+                              "$'\\x72m' -f victim",
+                              "find . -name x -exec rm {} +",
+                              "if true; then rm -f victim; fi",
+                              "echo \"$(echo \"'\")\" ; rm -f victim",
+                              "sh <<'EOF'\nrm -f victim\nEOF",
+                              "echo rm -f victim | sh",
+                              "git -C . push",
+                              "git --no-pager push origin",
+                              "x=$(date) && sh -c \"$x; rm -f victim\""}) {
+    for (Mode mode : {Mode::kAsk, Mode::kAuto, Mode::kUnrestricted}) {
+      EXPECT_EQ(Of(Bash(command), mode, rules), Verdict::kDeny)
+          << command << " in " << ModeName(mode);
+    }
+  }
+  // Words that only look like the command are not it.
+  for (const char* command : {"echo rm -f victim", "ls -la", "git status", "grep -r 'rm' .",
+                              "git commit -m 'rm: drop the old script'"}) {
+    EXPECT_EQ(Of(Bash(command), Mode::kAuto, rules), Verdict::kAllow) << command;
+  }
+}
+
 TEST_F(PolicyTest, PathGlobsAreRelativeToTheWorkspace) {
   std::filesystem::create_directories(workspace_ + "/src");
   std::filesystem::create_symlink("/etc", workspace_ + "/src/out");
@@ -156,11 +228,65 @@ TEST_F(PolicyTest, AlwaysRules) {
   EXPECT_EQ(RuleToAllow(Bash("ls -la"), place()), "bash(ls:*)");
   EXPECT_EQ(RuleToAllow(Bash("make && rm x"), place()), "bash(make && rm x)");
   EXPECT_EQ(RuleToAllow(Edit("src/a.c"), place()), "file_edit(src/a.c)");
-  EXPECT_EQ(RuleToAllow(Edit("/etc/hosts"), place()), "file_edit");
   // The rule it proposes allows the same call again.
   for (const CallFacts& call : {Bash("npm test -- -x"), Bash("make && rm x"), Edit("src/a.c")}) {
     EXPECT_EQ(Of(call, Mode::kAsk, Parse({RuleToAllow(call, place())})), Verdict::kAllow);
   }
+}
+
+// A prefix rule for a program that runs another command (a wrapper, a
+// shell, an interpreter given code) would allow any command: "always" keeps
+// the exact command instead.
+TEST_F(PolicyTest, AlwaysRulesForWrappersAndInterpretersAreExact) {
+  for (const char* command : {"timeout 60 npm test",
+                              "sh -c 'npm test'",
+                              "bash -c 'make'",
+                              "env FOO=1 make",
+                              "FOO=1 make",
+                              "nice -n 5 make",
+                              "nohup ./server",
+                              "xargs rm",
+                              "sudo apt install x",
+                              "exec make",
+                              "eval make",
+                              "command make",
+                              "time make",
+                              "stdbuf -oL make",
+                              "python3 -c 'print(1)'",
+                              "node -e 'x()'",
+                              "perl -e 'x'",
+                              "ruby -e 'x'",
+                              "find . -exec rm {} +",
+                              "git -C /elsewhere push",
+                              "$CMD run",
+                              "! make"}) {
+    const std::string rule = RuleToAllow(Bash(command), place());
+    EXPECT_EQ(rule, "bash(" + std::string(command) + ")") << command;
+    EXPECT_EQ(Of(Bash(command), Mode::kAsk, Parse({rule})), Verdict::kAllow) << command;
+    EXPECT_EQ(Of(Bash(std::string(command) + " && rm -rf x"), Mode::kAsk, Parse({rule})),
+              Verdict::kAsk)
+        << command;
+  }
+  EXPECT_EQ(RuleToAllow(Bash("python3 manage.py test"), place()), "bash(python3 manage.py:*)");
+}
+
+// Where no rule could allow the call again without allowing more, there is
+// no "always": a substitution (allow rules never cover it) and a path
+// outside the workspace (path rules are relative to it).
+TEST_F(PolicyTest, NoAlwaysRuleWhereNoRuleFitsTheCall) {
+  EXPECT_EQ(RuleToAllow(Edit("/etc/hosts"), place()), "");
+  EXPECT_EQ(RuleToAllow(Edit("../elsewhere/a.c"), place()), "");
+  EXPECT_EQ(RuleToAllow(Bash("echo \"$(date)\""), place()), "");
+  EXPECT_EQ(RuleToAllow(Bash("cat <<EOF\n`date`\nEOF"), place()), "");
+  EXPECT_EQ(RuleToAllow(Bash("echo a:*"), place()), "") << "would read as a prefix rule";
+  const Decision ask = Decide(Edit("/etc/hosts"), Mode::kAsk, {}, place());
+  EXPECT_EQ(ask.verdict, Verdict::kAsk);
+  EXPECT_EQ(ask.how_to_allow.find("permissions.allow"), std::string::npos) << ask.how_to_allow;
+  // A path with glob characters is kept literally: the rule covers that file only.
+  const std::string rule = RuleToAllow(Edit("src/[ab]*.c"), place());
+  EXPECT_EQ(rule, "file_edit(src/\\[ab\\]\\*.c)");
+  EXPECT_EQ(Of(Edit("src/[ab]*.c"), Mode::kAsk, Parse({rule})), Verdict::kAllow);
+  EXPECT_EQ(Of(Edit("src/a.c"), Mode::kAsk, Parse({rule})), Verdict::kAsk);
 }
 
 TEST(ModeTest, NamesRoundTrip) {

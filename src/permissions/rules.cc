@@ -1,9 +1,12 @@
 #include "permissions/rules.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <filesystem>
 
 #include "base/shell_words.h"
+#include "permissions/reachable_commands.h"
 #include "search/glob_pattern.h"
 
 namespace ikigai::permissions {
@@ -15,25 +18,92 @@ std::string StringArgument(const nlohmann::json& arguments, const char* name) {
   return it != arguments.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-// "git push" covers "git push", "git push origin", not "git pushx".
-bool CommandMatches(const std::string& spec, const shell::SimpleCommand& command) {
-  const bool prefix = spec.ends_with(":*");
-  const auto pattern = shell::SplitCommands(prefix ? spec.substr(0, spec.size() - 2) : spec);
-  if (pattern.size() != 1) return false;
-  const auto& want = pattern.front().words;
+// The words of a bash rule's SPEC, and whether it is a prefix (`git push:*`).
+struct CommandPattern {
+  bool prefix = false;
+  std::optional<shell::SimpleCommand> command;  // nullopt: not one simple command
+};
+
+CommandPattern PatternOf(const std::string& spec) {
+  CommandPattern pattern;
+  pattern.prefix = spec.ends_with(":*");
+  auto commands = shell::SplitCommands(pattern.prefix ? spec.substr(0, spec.size() - 2) : spec);
+  if (commands.size() == 1 && !commands.front().words.empty()) {
+    pattern.command = std::move(commands.front());
+  }
+  return pattern;
+}
+
+// A deny rule for `rm` also refuses `/bin/rm`, and `/bin/r?` that may
+// expand to it: what runs may be the same.
+bool SameProgram(const std::string& want, const std::string& have, Match how) {
+  if (want == have) return true;
+  if (how != Match::kAny || want.find('/') != std::string::npos) return false;
+  const std::string base_name = have.substr(have.rfind('/') + 1);  // npos + 1 is 0
+  if (base_name == want) return true;
+  return base_name.find_first_of("*?[") != std::string::npos &&
+         ::fnmatch(base_name.c_str(), want.c_str(), 0) == 0;
+}
+
+// "git push" covers "git push", "git push origin", not "git pushx". An exact
+// allow rule covers the command with the same output files only; a deny
+// rule refuses the command whatever its redirections.
+bool CommandMatches(const CommandPattern& pattern, const shell::SimpleCommand& command, Match how) {
+  if (!pattern.command) return false;
+  const auto& want = pattern.command->words;
   const auto& have = command.words;
-  if (have.size() < want.size() || (!prefix && have.size() != want.size())) return false;
-  if (!prefix && command.output_files != pattern.front().output_files) return false;
-  return std::equal(want.begin(), want.end(), have.begin());
+  if (have.size() < want.size() || (!pattern.prefix && have.size() != want.size())) return false;
+  if (!pattern.prefix && how == Match::kEvery &&
+      command.output_files != pattern.command->output_files) {
+    return false;
+  }
+  return SameProgram(want[0], have[0], how) &&
+         std::equal(want.begin() + 1, want.end(), have.begin() + 1);
+}
+
+// Whether `words` hold the pattern's words in a row, anywhere.
+bool ContainsWords(const std::vector<std::string>& words, const CommandPattern& pattern) {
+  if (!pattern.command) return false;
+  const auto& want = pattern.command->words;
+  for (std::size_t i = 0; i + want.size() <= words.size(); ++i) {
+    if (SameProgram(want[0], words[i], Match::kAny) &&
+        std::equal(want.begin() + 1, want.end(), words.begin() + static_cast<long>(i) + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Deny: any command the line can run, inside substitutions, nested shells
+// and past wrappers (reachable_commands.h). Where the line runs something
+// it does not show, the rule's words anywhere in it are enough: a deny
+// rule errs on the side of refusing.
+bool DenyMatches(const std::string& spec, const std::string& line) {
+  if (spec == line) return true;
+  const CommandPattern pattern = PatternOf(spec);
+  const ReachableCommands reach = FindReachableCommands(line);
+  for (const shell::SimpleCommand& command : reach.commands) {
+    if (CommandMatches(pattern, command, Match::kAny)) return true;
+  }
+  if (!reach.opaque) return false;
+  if (ContainsWords(LooseWords(line), pattern)) return true;
+  return std::any_of(
+      reach.commands.begin(), reach.commands.end(),
+      [&](const shell::SimpleCommand& c) { return ContainsWords(c.words, pattern); });
 }
 
 bool BashMatches(const std::string& spec, const std::string& line, Match how) {
+  if (how == Match::kAny) return DenyMatches(spec, line);
+  // An allow rule covers only what the parser sees: a substitution runs,
+  // or makes words from, text no rule was checked against.
+  if (shell::HasSubstitution(line)) return false;
   if (spec == line) return true;  // the exact line, compound or not
   const auto commands = shell::SplitCommands(line);
   if (commands.empty()) return false;
-  const auto matches = [&spec](const shell::SimpleCommand& c) { return CommandMatches(spec, c); };
-  return how == Match::kEvery ? std::all_of(commands.begin(), commands.end(), matches)
-                              : std::any_of(commands.begin(), commands.end(), matches);
+  const CommandPattern pattern = PatternOf(spec);
+  return std::all_of(commands.begin(), commands.end(), [&](const shell::SimpleCommand& c) {
+    return CommandMatches(pattern, c, Match::kEvery);
+  });
 }
 
 std::string HostOf(const std::string& url) {
@@ -62,11 +132,16 @@ bool AllowedByRules(const std::vector<Rule>& allow, std::string_view tool,
   // Each simple command covered by some rule: "make && git push" under
   // bash(make) and bash(git push:*).
   const std::string line = StringArgument(arguments, "command");
+  if (shell::HasSubstitution(line)) return false;
   const auto commands = shell::SplitCommands(line);
+  std::vector<CommandPattern> patterns;
+  for (const Rule& rule : allow) {
+    if (rule.tool == "bash" && rule.spec) patterns.push_back(PatternOf(*rule.spec));
+  }
   return !commands.empty() &&
          std::all_of(commands.begin(), commands.end(), [&](const shell::SimpleCommand& command) {
-           return std::any_of(allow.begin(), allow.end(), [&](const Rule& rule) {
-             return rule.tool == "bash" && (!rule.spec || CommandMatches(*rule.spec, command));
+           return std::any_of(patterns.begin(), patterns.end(), [&](const CommandPattern& p) {
+             return CommandMatches(p, command, Match::kEvery);
            });
          });
 }

@@ -4,10 +4,17 @@
 // bash: SPEC is a command; `git push:*` is that prefix followed by anything
 // (at a word boundary), without `:*` the exact command. A rule is checked
 // against each simple command of the line (shell_words), so "allow git:*"
-// never allows "git status; rm -rf x". Tools with a path (`file_path` or
-// `path` argument): SPEC is a glob on the path relative to the workspace
-// (`src/**`, `*.md`). Web tools: `domain:HOST`, the url's host or a
-// subdomain of it.
+// never allows "git status; rm -rf x". An allow rule with a SPEC never
+// covers a line with a substitution ($(...), `...`, <(...), arithmetic),
+// even in double quotes or a here-document: what that runs is not in the
+// words it was checked against. A deny rule looks at every command the line
+// can run (reachable_commands.h): inside substitutions and `sh -c`, past
+// wrappers such as timeout or sudo; where the line runs what it does not
+// show, the rule's words anywhere in it refuse it.
+//
+// Tools with a path (`file_path` or `path` argument): SPEC is a glob on the
+// path relative to the workspace (`src/**`, `*.md`). Web tools:
+// `domain:HOST`, the url's host or a subdomain of it.
 #pragma once
 
 #include <optional>

@@ -327,10 +327,15 @@ session::Answer Repl::Ask(const session::Question& question) {
   } else {
     display_.Diff(question.preview);
   }
-  display_.Notice("  y: yes, once   a: always (adds " + question.always_rule +
-                  " for this project)   n: no (optionally: n, then a reason)");
+  // No rule fits some calls (a command substitution, a path outside the
+  // workspace): then there is no "always", only y and n.
+  const bool always = !question.always_rule.empty();
+  display_.Notice(
+      "  y: yes, once   " +
+      (always ? "a: always (adds " + question.always_rule + " for this project)   " : "") +
+      "n: no (optionally: n, then a reason)");
   for (;;) {
-    ReadResult read = reader_.Read("allow? [y/a/n] ");
+    ReadResult read = reader_.Read(always ? "allow? [y/a/n] " : "allow? [y/n] ");
     if (read.status != ReadResult::Status::kLine) {
       if (display_.style().animate) display_.Output("\n");
       return {session::Answer::Kind::kStop, ""};
@@ -344,13 +349,14 @@ session::Answer Repl::Ask(const session::Question& question) {
     const std::size_t words = rest.find_first_not_of(" \t,:;");
     if (first == 'y' && (text.size() == 1 || text == "yes"))
       return {session::Answer::Kind::kYes, ""};
-    if (first == 'a' && (text.size() == 1 || text == "always")) {
+    if (always && first == 'a' && (text.size() == 1 || text == "always")) {
       return {session::Answer::Kind::kAlways, ""};
     }
     if (first == 'n' && (text.size() == 1 || text == "no" || !rest.empty())) {
       return {session::Answer::Kind::kNo, words == std::string::npos ? "" : rest.substr(words)};
     }
-    display_.Notice("  Answer y, a or n (n followed by a reason tells the model why).");
+    display_.Notice(always ? "  Answer y, a or n (n followed by a reason tells the model why)."
+                           : "  Answer y or n (n followed by a reason tells the model why).");
   }
 }
 

@@ -41,6 +41,9 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"userMessage": "repl-two-asks"},
    "response": {"toolCalls": [{"id": "call_two_a", "name": "bash", "arguments": {"command": "touch first.txt"}},
                               {"id": "call_two_b", "name": "bash", "arguments": {"command": "touch second.txt"}}]}},
+  {"match": {"toolCallId": "call_once"}, "response": {"content": "Asked once."}},
+  {"match": {"userMessage": "repl-no-always"},
+   "response": {"toolCalls": [{"id": "call_once", "name": "bash", "arguments": {"command": "touch \"$(echo once).txt\""}}]}},
   {"match": {"userMessage": "repl-ask"},
    "response": {"toolCalls": [{"id": "call_ask", "name": "bash", "arguments": {"command": "touch approved.txt"}}]}},
   {"match": {"userMessage": "repl-stop"},
@@ -764,6 +767,25 @@ TEST_F(ReplTest, TheTrustQuestionDecidesOnceForTheFolder) {
   trusted->Send("/quit\r");
   EXPECT_EQ(trusted->Wait(), 0);
   EXPECT_TRUE(std::filesystem::exists(mark));
+}
+
+// Where no rule could allow the call again without allowing more (here a
+// command substitution, which allow rules never cover), the question offers
+// no "always"; y and n still work.
+TEST_F(ReplTest, NoAlwaysAnswerWhereNoRuleFits) {
+  auto repl = Start(AskModeEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  repl->Send("repl-no-always\r");
+  ASSERT_TRUE(repl->Expect("allow? [y/n] ")) << repl->Plain();
+  EXPECT_EQ(repl->Plain().find("a: always"), std::string::npos) << repl->Plain();
+  repl->Send("a\r");
+  ASSERT_TRUE(repl->Expect("Answer y or n")) << repl->Plain();
+  repl->Send("y\r");
+  ASSERT_TRUE(repl->Expect("Asked once.")) << repl->Plain();
+  EXPECT_TRUE(std::filesystem::exists(project() + "/once.txt"));
+  EXPECT_FALSE(std::filesystem::exists(home() + "/.ikigai/projects.json"));
+  repl->Send("/quit\r");
 }
 
 }  // namespace

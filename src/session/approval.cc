@@ -48,6 +48,9 @@ agent::Permission ApprovalPolicy::Decide(const providers::ToolCall& call,
       asker_({call, decision.reason, EditPreview(call.name, facts.arguments), rule});
   switch (answer.kind) {
     case Answer::Kind::kAlways:
+      // No rule fits some calls (always_rule is empty): "always" is then not
+      // offered, and taken as "yes" should it come anyway.
+      if (rule.empty()) return {true, "", false};
       if (auto parsed = permissions::ParseRule(rule)) rules_.allow.push_back(std::move(*parsed));
       if (!place_.workspace.empty()) (void)store_.AddAllowRule(place_.workspace, rule);
       [[fallthrough]];

@@ -20,7 +20,7 @@ struct Question {
   providers::ToolCall call;
   std::string reason;       // why it asks ("bash `npm test` needs approval in ask mode")
   std::string preview;      // for file edits: a unified diff; else empty
-  std::string always_rule;  // the rule an "always" answer adds
+  std::string always_rule;  // the rule an "always" answer adds; empty: no "always"
 };
 
 struct Answer {

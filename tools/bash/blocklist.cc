@@ -318,6 +318,12 @@ std::optional<Blocked> Check(std::string_view command, std::string_view home, in
   for (const SimpleCommand& simple : SplitCommands(command)) {
     if (auto blocked = CheckSimple(simple, home, depth)) return blocked;
   }
+  // Substitutions the splitter leaves inside a word: in double quotes, in
+  // here-documents (`echo "$(rm -rf /)"` runs rm all the same).
+  if (depth >= kMaxNesting) return std::nullopt;
+  for (const shell::Substitution& substitution : shell::FindSubstitutions(command)) {
+    if (auto blocked = Check(substitution.body, home, depth + 1)) return blocked;
+  }
   return std::nullopt;
 }
 

@@ -6,8 +6,9 @@
 // It is a seatbelt against a model's worst mistakes, not a sandbox: it reads
 // the command as written (quotes removed, nothing expanded), so it cannot
 // see through variables, scripts or aliases, and it errs towards letting
-// ordinary commands run. It looks into `sh -c '...'`, `bash -c`, `su -c` and
-// `eval` and past command wrappers (sudo, env, nohup, timeout, nice, ...).
+// ordinary commands run. It looks into `sh -c '...'`, `bash -c`, `su -c`,
+// `eval` and command substitutions (quoted or not, in here-documents too),
+// and past command wrappers (sudo, env, nohup, timeout, nice, ...).
 //
 // One deliberate false positive: the fork bomb shape is looked for in the
 // whole text, quotes included, so even `echo ':(){ :|:& };:' > notes.txt` is
