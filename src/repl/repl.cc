@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <clocale>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include "base/visible_text.h"
 #include "permissions/policy.h"
 #include "session/call_summary.h"
+#include "session/edit_preview.h"
 #include "session/tool_sandbox.h"
 
 #include "repl/signals.h"
@@ -20,6 +22,8 @@ namespace ikigai::repl {
 namespace {
 
 constexpr const char* kPrompt = "> ";
+// Lines of an edit's diff shown before the approval question; v shows all.
+constexpr std::size_t kPreviewLines = 60;
 constexpr const char* kContinuationPrompt = "  ";
 
 // A line ending in one backslash continues on the next.
@@ -325,15 +329,18 @@ session::Answer Repl::Ask(const session::Question& question) {
     }
     display_.Output(shown);
   } else {
-    display_.Diff(question.preview);
+    display_.Diff(session::FirstLines(question.preview, kPreviewLines));
   }
   // No rule fits some calls (a command substitution, a path outside the
   // workspace): then there is no "always", only y and n.
   const bool always = !question.always_rule.empty();
+  // A long diff is shown in part; v shows all of it before the answer.
+  const bool more = static_cast<std::size_t>(std::count(
+                        question.preview.begin(), question.preview.end(), '\n')) > kPreviewLines;
   display_.Notice(
       "  y: yes, once   " +
       (always ? "a: always (adds " + question.always_rule + " for this project)   " : "") +
-      "n: no (optionally: n, then a reason)");
+      "n: no (optionally: n, then a reason)" + (more ? "   v: view the whole diff" : ""));
   for (;;) {
     ReadResult read = reader_.Read(always ? "allow? [y/a/n] " : "allow? [y/n] ");
     if (read.status != ReadResult::Status::kLine) {
@@ -354,6 +361,10 @@ session::Answer Repl::Ask(const session::Question& question) {
     }
     if (first == 'n' && (text.size() == 1 || text == "no" || !rest.empty())) {
       return {session::Answer::Kind::kNo, words == std::string::npos ? "" : rest.substr(words)};
+    }
+    if (more && first == 'v' && (text.size() == 1 || text == "view")) {
+      display_.Diff(question.preview);
+      continue;
     }
     display_.Notice(always ? "  Answer y, a or n (n followed by a reason tells the model why)."
                            : "  Answer y or n (n followed by a reason tells the model why).");

@@ -44,6 +44,9 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"toolCallId": "call_once"}, "response": {"content": "Asked once."}},
   {"match": {"userMessage": "repl-no-always"},
    "response": {"toolCalls": [{"id": "call_once", "name": "bash", "arguments": {"command": "touch \"$(echo once).txt\""}}]}},
+  {"match": {"toolCallId": "call_long_write"}, "response": {"content": "Written after a look."}},
+  {"match": {"userMessage": "repl-long-write"},
+   "response": {"toolCalls": [{"id": "call_long_write", "name": "file_write", "arguments": {"file_path": "long.txt", "content": "l0\nl1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\nl15\nl16\nl17\nl18\nl19\nl20\nl21\nl22\nl23\nl24\nl25\nl26\nl27\nl28\nl29\nl30\nl31\nl32\nl33\nl34\nl35\nl36\nl37\nl38\nl39\nl40\nl41\nl42\nl43\nl44\nl45\nl46\nl47\nl48\nl49\nl50\nl51\nl52\nl53\nl54\nl55\nl56\nl57\nl58\nl59\nl60\nl61\nl62\nl63\nl64\nl65\nl66\nl67\nl68\nl69\n"}}]}},
   {"match": {"userMessage": "repl-ask"},
    "response": {"toolCalls": [{"id": "call_ask", "name": "bash", "arguments": {"command": "touch approved.txt"}}]}},
   {"match": {"userMessage": "repl-stop"},
@@ -785,6 +788,26 @@ TEST_F(ReplTest, NoAlwaysAnswerWhereNoRuleFits) {
   ASSERT_TRUE(repl->Expect("Asked once.")) << repl->Plain();
   EXPECT_TRUE(std::filesystem::exists(project() + "/once.txt"));
   EXPECT_FALSE(std::filesystem::exists(home() + "/.ikigai/projects.json"));
+  repl->Send("/quit\r");
+}
+
+// A long edit is shown in part; what is approved can still be seen whole:
+// v shows the rest, then the question again.
+TEST_F(ReplTest, ALongEditsWholeDiffIsOneKeyAway) {
+  auto repl = Start(AskModeEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  repl->Send("repl-long-write\r");
+  ASSERT_TRUE(repl->Expect("more lines)")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("v: view the whole diff")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("allow? [y/a/n] ")) << repl->Plain();
+  EXPECT_EQ(repl->Plain().find("+l69"), std::string::npos) << "shown in part first";
+  repl->Send("v\r");
+  ASSERT_TRUE(repl->Expect("+l69")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("allow? [y/a/n] ")) << repl->Plain();
+  repl->Send("y\r");
+  ASSERT_TRUE(repl->Expect("Written after a look.")) << repl->Plain();
+  EXPECT_TRUE(std::filesystem::exists(project() + "/long.txt"));
   repl->Send("/quit\r");
 }
 

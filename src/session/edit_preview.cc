@@ -41,8 +41,10 @@ std::string Diff(const std::string& before, const std::string& after, const std:
   return outcome.end == spawning::JobEnd::kExited ? outcome.out : "";
 }
 
-std::string Cut(const std::string& diff, std::size_t max_lines) {
-  std::istringstream in(diff);
+}  // namespace
+
+std::string FirstLines(const std::string& text, std::size_t max_lines) {
+  std::istringstream in(text);
   std::string line, out;
   std::size_t kept = 0, total = 0;
   while (std::getline(in, line)) {
@@ -55,10 +57,7 @@ std::string Cut(const std::string& diff, std::size_t max_lines) {
   return out;
 }
 
-}  // namespace
-
-std::string EditPreview(const std::string& tool, const nlohmann::json& arguments,
-                        std::size_t max_lines) {
+std::string EditPreview(const std::string& tool, const nlohmann::json& arguments) {
   if (tool != "file_write" && tool != "file_edit") return "";
   const std::string path = StringArg(arguments, "file_path");
   if (path.empty()) return "";
@@ -74,7 +73,7 @@ std::string EditPreview(const std::string& tool, const nlohmann::json& arguments
     const bool all = arguments.is_object() && arguments.value("replace_all", false);
     const std::size_t at = old_string.empty() ? std::string::npos : before.find(old_string);
     if (at == std::string::npos) {
-      return Cut(Diff(old_string + "\n", new_string + "\n", path), max_lines);
+      return Diff(old_string + "\n", new_string + "\n", path);
     }
     after = before;
     for (std::size_t pos = at; pos != std::string::npos;
@@ -83,7 +82,7 @@ std::string EditPreview(const std::string& tool, const nlohmann::json& arguments
     }
   }
   const std::string diff = Diff(before, after, path);
-  return diff.empty() ? "(no change)\n" : Cut(diff, max_lines);
+  return diff.empty() ? "(no change)\n" : diff;
 }
 
 }  // namespace ikigai::session

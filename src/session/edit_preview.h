@@ -16,8 +16,12 @@
 namespace ikigai::session {
 
 // Empty for calls that are not file_write or file_edit with a file_path.
-// At most about `max_lines` lines; longer diffs end with "... (N more lines)".
-std::string EditPreview(const std::string& tool, const nlohmann::json& arguments,
-                        std::size_t max_lines = 60);
+// The whole diff: what is approved is what can be seen (a front end shows
+// the start of a long one, and the rest when asked).
+std::string EditPreview(const std::string& tool, const nlohmann::json& arguments);
+
+// The first `max_lines` lines of `text`; if there are more, a last line
+// "... (N more lines)".
+std::string FirstLines(const std::string& text, std::size_t max_lines);
 
 }  // namespace ikigai::session
