@@ -36,15 +36,17 @@ std::vector<ToolResult> Agent::RunTools(const std::vector<ToolCall>& calls,
     const ToolCall& call = calls[i];
     if (observer.on_tool_start) observer.on_tool_start(call);
     if (cancel.requested()) {
-      wrapped[i] =
-          protocol::WrapFailure("CANCELLED", "The user stopped the turn; this call did not run.");
+      wrapped[i] = protocol::WrapFailure(protocol::wrapper_code::kCancelled,
+                                         "The user stopped the turn; this call did not run.");
       continue;
     }
     const Permission permission = permissions_.Decide(call, registry->Find(call.name));
     if (permission.stop_turn) cancel.Request();
     if (!permission.allowed) {
-      wrapped[i] = protocol::WrapFailure(permission.stop_turn ? "CANCELLED" : "PERMISSION_DENIED",
-                                         permission.reason);
+      wrapped[i] =
+          protocol::WrapFailure(permission.stop_turn ? protocol::wrapper_code::kCancelled
+                                                     : protocol::wrapper_code::kPermissionDenied,
+                                permission.reason);
       continue;
     }
     // Models send "" for a call without arguments.
@@ -63,8 +65,8 @@ std::vector<ToolResult> Agent::RunTools(const std::vector<ToolCall>& calls,
   std::vector<std::chrono::microseconds> elapsed(calls.size(), std::chrono::microseconds(0));
   if (cancel.requested()) {  // stopped while asking: nothing runs
     for (std::size_t index : runnable_index) {
-      wrapped[index] =
-          protocol::WrapFailure("CANCELLED", "The user stopped the turn; this call did not run.");
+      wrapped[index] = protocol::WrapFailure(protocol::wrapper_code::kCancelled,
+                                             "The user stopped the turn; this call did not run.");
     }
   } else if (!runnable.empty()) {
     auto results = executor_.Run(*registry, runnable, cancel.fd());

@@ -55,7 +55,8 @@ void AnswerOpenCalls(std::vector<Message>& messages) {
     Message results{Role::kToolResults, "", {}, {}};
     for (const auto& call : messages[i].tool_calls) {
       const auto wrapped = protocol::WrapFailure(
-          "CANCELLED", "The session ended before this call finished; it may have run in part.");
+          protocol::wrapper_code::kCancelled,
+          "The session ended before this call finished; it may have run in part.");
       results.tool_results.push_back({call.id, call.name, wrapped.dump()});
     }
     messages.insert(messages.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(results));

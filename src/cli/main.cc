@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "base/format.h"
 #include "base/visible_text.h"
 #include "oneshot/oneshot.h"
 #include "repl/repl.h"
@@ -126,7 +127,7 @@ int Run(int argc, char** argv) {
     const int status = app.exit(e);
     // -p --output json prints one object whatever fails, a bad flag too.
     if (status != 0 && AsksForJson(argc, argv)) {
-      oneshot::PrintJsonFailure(std::cout, "USAGE", e.what(), "");
+      oneshot::PrintJsonFailure(std::cout, oneshot::failure_code::kUsage, e.what(), "");
     }
     return status;
   }
@@ -184,12 +185,13 @@ int Run(int argc, char** argv) {
     if (*prompt_option && output == "json") oneshot::PrintJsonFailure(std::cout, code, message, "");
     return 2;
   };
-  if (!host) return fail("CONFIG_ERROR", host.error());
+  if (!host) return fail(oneshot::failure_code::kConfigError, host.error());
   if (*prompt_option) {
     if (prompt.empty() || prompt == "-")
       prompt.assign(std::istreambuf_iterator<char>(std::cin), {});
-    if (prompt.find_first_not_of(" \t\r\n") == std::string::npos) {
-      return fail("INVALID_ARG", "the prompt is empty. Give it as ikigai -p \"...\" or on stdin.");
+    if (IsBlank(prompt)) {
+      return fail(oneshot::failure_code::kInvalidArg,
+                  "the prompt is empty. Give it as ikigai -p \"...\" or on stdin.");
     }
     oneshot::OneShotOptions options{
         prompt, output == "json", {provider, model}, std::nullopt, ::isatty(STDOUT_FILENO) == 1};

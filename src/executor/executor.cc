@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "base/format.h"
 #include "base/utf8.h"
 #include "executor/call_order.h"
 #include "protocol/parse_json.h"
@@ -29,28 +30,8 @@ namespace code = protocol::wrapper_code;
 // How much of a failed call's stdout the model sees: enough to show what
 // went wrong, little enough not to flood the conversation.
 constexpr std::size_t kStdoutExcerpt = 2 * 1024;
-constexpr std::string_view kCancelled = "CANCELLED";
 
 std::string Quoted(std::string_view tool) { return "Tool '" + std::string(tool) + "'"; }
-
-// "30 s", "1.5 s", "300 ms".
-std::string Duration(std::chrono::milliseconds ms) {
-  const auto n = ms.count();
-  if (n < 1000) return std::to_string(n) + " ms";
-  if (n % 1000 == 0) return std::to_string(n / 1000) + " s";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(n) / 1000);
-  return text;
-}
-
-// "64 KB", "1 MB", "1000 bytes".
-std::string Size(std::size_t bytes) {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0) {
-    return std::to_string(bytes / (1024 * 1024)) + " MB";
-  }
-  if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KB";
-  return std::to_string(bytes) + " bytes";
-}
 
 // Valid UTF-8, at most `max` bytes, not cut inside a character.
 std::string Excerpt(std::string_view bytes, std::size_t max) {
@@ -104,7 +85,7 @@ json FromExit(std::string_view tool, const JobOutcome& o, const Limits& limits) 
   }
   const std::string text = utf8::Repair(o.out);
   std::string problem;
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+  if (IsBlank(text)) {
     problem = "printed nothing on stdout";
   } else if (auto parsed = protocol::ParseJson<json>(text); !parsed) {
     problem = "printed invalid output (" + parsed.error() + ")";
@@ -137,25 +118,25 @@ json Wrap(std::string_view tool, const JobOutcome& o, const Limits& limits) {
       return WithOutput(
           protocol::WrapFailure(
               code::kToolTimeout,
-              Quoted(tool) + " timed out after " + Duration(limits.timeout) +
+              Quoted(tool) + " timed out after " + FormatDuration(limits.timeout) +
                   "; it was stopped. This is the host's deadline for the tool (tools." +
                   std::string(tool) +
                   ".timeout_ms in the configuration), not a limit the call set. Partial output, "
                   "if any, is in stdout; try a smaller or narrower request."),
           o, true, limits.stderr_limit);
     case JobEnd::kOutputTooLarge:
-      return WithOutput(
-          protocol::WrapFailure(code::kOutputTooLarge,
-                                Quoted(tool) + " printed more than " + Size(limits.output_limit) +
-                                    "; it was stopped and its output dropped. "
-                                    "Ask for less (a narrower pattern, a smaller "
-                                    "range, a limit)."),
-          o, false, limits.stderr_limit);
+      return WithOutput(protocol::WrapFailure(code::kOutputTooLarge,
+                                              Quoted(tool) + " printed more than " +
+                                                  FormatSize(limits.output_limit) +
+                                                  "; it was stopped and its output dropped. "
+                                                  "Ask for less (a narrower pattern, a smaller "
+                                                  "range, a limit)."),
+                        o, false, limits.stderr_limit);
     case JobEnd::kCancelled:
-      return WithOutput(
-          protocol::WrapFailure(kCancelled, Quoted(tool) + " was cancelled by the user; it was "
-                                                           "stopped or never started."),
-          o, true, limits.stderr_limit);
+      return WithOutput(protocol::WrapFailure(protocol::wrapper_code::kCancelled,
+                                              Quoted(tool) + " was cancelled by the user; it was "
+                                                             "stopped or never started."),
+                        o, true, limits.stderr_limit);
     case JobEnd::kSpawnFailed:
       return protocol::WrapFailure(code::kToolCrashed,
                                    Quoted(tool) + " could not be started (" + o.spawn_error +

@@ -34,19 +34,19 @@ void OnInterrupt(int sig) {
 std::string_view ErrorCode(providers::ErrorKind kind) {
   switch (kind) {
     case providers::ErrorKind::kAuth:
-      return "AUTH";
+      return failure_code::kAuth;
     case providers::ErrorKind::kRateLimited:
-      return "RATE_LIMITED";
+      return failure_code::kRateLimited;
     case providers::ErrorKind::kServer:
-      return "SERVER_ERROR";
+      return failure_code::kServerError;
     case providers::ErrorKind::kNetwork:
-      return "NETWORK_ERROR";
+      return failure_code::kNetworkError;
     case providers::ErrorKind::kProtocol:
-      return "PROTOCOL_ERROR";
+      return failure_code::kProtocolError;
     case providers::ErrorKind::kCancelled:
-      return "CANCELLED";
+      return failure_code::kCancelled;
   }
-  return "ERROR";
+  return failure_code::kError;
 }
 
 }  // namespace
@@ -70,9 +70,9 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
     return status;
   };
   auto settings = session::ProviderSettingsFor(agent_config, options.flags);
-  if (!settings) return fail("CONFIG_ERROR", settings.error(), 2);
+  if (!settings) return fail(failure_code::kConfigError, settings.error(), 2);
   if (settings->api_key.empty()) {
-    return fail("AUTH", session::MissingKeyMessage(settings->kind), 2);
+    return fail(failure_code::kAuth, session::MissingKeyMessage(settings->kind), 2);
   }
   const std::string model = session::ModelFor(agent_config, options.flags, settings->kind);
   auto provider = providers::MakeProvider(*settings);
@@ -82,7 +82,7 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   std::unique_ptr<agent::SessionLog> log;
   if (options.resume) {
     auto resumed = session::ResumeSession(*options.resume);
-    if (!resumed) return fail("RESUME_FAILED", "cannot resume: " + resumed.error(), 2);
+    if (!resumed) return fail(failure_code::kResumeFailed, "cannot resume: " + resumed.error(), 2);
     for (const std::string& warning : resumed->warnings)
       err << "ikigai: warning: " << VisibleText(warning, Layout::kKeep) << "\n";
     history = std::move(resumed->messages);
@@ -101,7 +101,7 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   registry.Set(host.registry);
   // Nobody can answer a question here: "ask" means refused (PERMISSION_DENIED).
   auto permissions = session::MakeApprovalPolicy(host, nullptr);
-  if (!permissions) return fail("CONFIG_ERROR", permissions.error(), 2);
+  if (!permissions) return fail(failure_code::kConfigError, permissions.error(), 2);
   const executor::Executor executor = session::ExecutorFor(host, [&] { return host.mode; });
   if (!host.sandbox_notice.empty()) err << "ikigai: " << host.sandbox_notice << "\n";
   const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host, host.mode);

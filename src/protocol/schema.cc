@@ -16,6 +16,7 @@
 
 #include <algorithm>
 
+#include "base/format.h"
 #include "protocol/parse_json.h"
 
 namespace ikigai::protocol {
@@ -108,13 +109,6 @@ Result<std::string, std::string> RequiredString(const Json& schema, const char* 
   if (it == schema.end()) return Err("missing " + Quoted(key));
   if (!it->is_string()) return Err(std::string(key) + " must be a string" + Got(*it));
   return it->get<std::string>();
-}
-
-std::string_view Trim(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  const auto first = text.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
 }
 
 }  // namespace

@@ -17,6 +17,10 @@ inline constexpr std::string_view kInvalidOutput = "INVALID_OUTPUT";
 inline constexpr std::string_view kToolNotFound = "TOOL_NOT_FOUND";
 inline constexpr std::string_view kInvalidParams = "INVALID_PARAMS";
 inline constexpr std::string_view kOutputTooLarge = "OUTPUT_TOO_LARGE";
+// The host's own refusals: the user stopped the turn (or the session ended
+// before the call finished), or the permission layer refused the call.
+inline constexpr std::string_view kCancelled = "CANCELLED";
+inline constexpr std::string_view kPermissionDenied = "PERMISSION_DENIED";
 }  // namespace wrapper_code
 
 // Ordered, so that "tool_success" comes first and a tool's result keeps the

@@ -192,7 +192,7 @@ TEST_P(ProviderFailuresTest, AServerThatNeverAnswersStallsOut) {
   ASSERT_FALSE(turn);
   EXPECT_EQ(turn.error().kind, ErrorKind::kNetwork);
   EXPECT_EQ(turn.error().message,
-            "the server sent nothing for 0.5 s; gave up waiting for the answer after 1 retry");
+            "the server sent nothing for 500 ms; gave up waiting for the answer after 1 retry");
   EXPECT_GE(took, 0.95);            // two stalls
   EXPECT_EQ(server.requests(), 2);  // nothing was shown: tried again
 }

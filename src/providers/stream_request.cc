@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "base/format.h"
+
 namespace ikigai::providers {
 namespace {
 
@@ -23,12 +25,6 @@ std::string Shorten(std::string_view text) {
   while (!out.empty() && out.back() == ' ') out.pop_back();
   if (text.size() > kSnippet) out += "...";
   return out;
-}
-
-std::string Seconds(milliseconds d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(d.count()) / 1000.0);
-  return buf;
 }
 
 // "HTTP 503: Overloaded", or "HTTP 503" when the body says nothing.
@@ -64,7 +60,7 @@ ProviderError FromTransfer(const TransferError& e, const PostRequest& post) {
               "the connection closed before the answer was complete (" + e.detail + ")", true};
     case TransferFailure::kStalled:
       return {ErrorKind::kNetwork,
-              "the server sent nothing for " + Seconds(post.stall_timeout) +
+              "the server sent nothing for " + FormatDuration(post.stall_timeout) +
                   "; gave up waiting for the answer",
               true};
     case TransferFailure::kCancelled:

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "base/format.h"
 #include "base/visible_text.h"
 #include "permissions/policy.h"
 #include "session/call_summary.h"
@@ -29,10 +30,6 @@ constexpr const char* kContinuationPrompt = "  ";
 // A line ending in one backslash continues on the next.
 bool Continues(const std::string& line) {
   return !line.empty() && line.back() == '\\' && (line.size() < 2 || line[line.size() - 2] != '\\');
-}
-
-bool Blank(const std::string& text) {
-  return text.find_first_not_of(" \t\r\n") == std::string::npos;
 }
 
 }  // namespace
@@ -183,7 +180,7 @@ std::optional<std::string> Repl::ReadInput() {
 }
 
 bool Repl::Dispatch(const std::string& line) {
-  if (Blank(line)) return true;
+  if (IsBlank(line)) return true;
   reader_.AddHistory(line);
   if (auto command_line = ParseCommandLine(line)) {
     const Command* command = FindCommand(command_line->name);

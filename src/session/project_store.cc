@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/bounded_file.h"
+#include "base/io.h"
 #include "protocol/parse_json.h"
 
 namespace ikigai::session {
@@ -46,14 +47,7 @@ Result<bool, std::string> Save(const std::string& path, const Json& json) {
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) return Err(path + ": cannot write: " + std::strerror(errno));
   const std::string text = json.dump(2) + "\n";
-  bool ok = ::fchmod(fd, 0600) == 0;
-  for (std::size_t done = 0; ok && done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    if (ok) done += static_cast<std::size_t>(n);
-  }
-  ok = ok && ::fsync(fd) == 0;
+  const bool ok = ::fchmod(fd, 0600) == 0 && WriteAll(fd, text) && ::fsync(fd) == 0;
   const int saved_errno = errno;
   ::close(fd);
   if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {

@@ -41,7 +41,7 @@ constexpr std::size_t kChildStackBytes = 64 * 1024;
 // no poisoned shadow memory behind.
 #define IKIGAI_CHILD_CODE __attribute__((no_sanitize("address")))
 
-enum class Step { kNone, kSetpgid, kStdio, kCloseFds, kChdir, kPreExec, kExec };
+enum class Step { kNone, kSetpgid, kParentGone, kStdio, kCloseFds, kChdir, kPreExec, kExec };
 
 // Everything the child reads (prepared by the parent) and the one thing it
 // writes (why it failed).
@@ -52,7 +52,10 @@ struct ChildPlan {
   const char* cwd;  // null: stay
   int stdin_fd;     // all three above 2, so dup2 never meets itself
   int stdout_fd;
-  int stderr_fd;
+  int stderr_fd;  // may be stdout_fd
+  bool new_session;
+  int parent_death_signal;
+  pid_t parent;
   int (*pre_exec)(void*);
   void* pre_exec_context;
   Step failed_step;
@@ -85,7 +88,13 @@ struct KernelSigaction {
 
 IKIGAI_CHILD_CODE int ChildMain(void* arg) {
   auto* plan = static_cast<ChildPlan*>(arg);
-  if (::setpgid(0, 0) != 0) ChildFail(plan, Step::kSetpgid, errno);
+  if ((plan->new_session ? ::setsid() : ::setpgid(0, 0)) < 0) {
+    ChildFail(plan, Step::kSetpgid, errno);
+  }
+  if (plan->parent_death_signal != 0) {
+    ::prctl(PR_SET_PDEATHSIG, plan->parent_death_signal);
+    if (::getppid() != plan->parent) ChildFail(plan, Step::kParentGone, ESRCH);
+  }
   if (::dup2(plan->stdin_fd, STDIN_FILENO) < 0 || ::dup2(plan->stdout_fd, STDOUT_FILENO) < 0 ||
       ::dup2(plan->stderr_fd, STDERR_FILENO) < 0) {
     ChildFail(plan, Step::kStdio, errno);
@@ -211,7 +220,9 @@ class ChildStack {
 std::string FailureMessage(const SpawnRequest& request, Step step, int error) {
   switch (step) {
     case Step::kSetpgid:
-      return Describe("setpgid for " + request.path, error);
+      return Describe("a process group for " + request.path, error);
+    case Step::kParentGone:
+      return Describe("starting " + request.path + " (its parent is ending)", error);
     case Step::kStdio:
       return Describe("connecting stdin/stdout/stderr of " + request.path, error);
     case Step::kCloseFds:
@@ -250,6 +261,7 @@ Result<Child, std::string> Spawn(const SpawnRequest& request) {
     if (!in.read_end.valid()) return Err(Describe("open /dev/null", errno));
   }
   for (Pipe* p : {&out, &err}) {
+    if (p == &err && request.merge_stderr) continue;
     auto made = MakePipe();
     if (!made) return Err(std::move(made.error()));
     *p = std::move(*made);
@@ -265,7 +277,10 @@ Result<Child, std::string> Spawn(const SpawnRequest& request) {
   plan.cwd = request.cwd.empty() ? nullptr : request.cwd.c_str();
   plan.stdin_fd = in.read_end.get();
   plan.stdout_fd = out.write_end.get();
-  plan.stderr_fd = err.write_end.get();
+  plan.stderr_fd = request.merge_stderr ? out.write_end.get() : err.write_end.get();
+  plan.new_session = request.new_session;
+  plan.parent_death_signal = request.parent_death_signal;
+  plan.parent = ::getpid();
   plan.pre_exec = request.pre_exec;
   plan.pre_exec_context = request.pre_exec_context;
   plan.failed_step = Step::kNone;
@@ -294,9 +309,11 @@ Result<Child, std::string> Spawn(const SpawnRequest& request) {
     SetNonBlocking(child.stdin_fd.get());
   }
   child.stdout_fd = std::move(out.read_end);
-  child.stderr_fd = std::move(err.read_end);
   SetNonBlocking(child.stdout_fd.get());
-  SetNonBlocking(child.stderr_fd.get());
+  if (!request.merge_stderr) {
+    child.stderr_fd = std::move(err.read_end);
+    SetNonBlocking(child.stderr_fd.get());
+  }
   return child;
 }
 
@@ -326,14 +343,16 @@ void KeepChild(pid_t pid) {
 }
 
 std::vector<std::string> EnvironmentWith(
-    const std::vector<std::pair<std::string, std::string>>& overrides) {
+    const std::vector<std::pair<std::string, std::string>>& overrides,
+    const std::vector<std::string>& removed) {
   std::vector<std::string> env;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string_view var(*entry);
     const std::string_view name = var.substr(0, var.find('='));
-    bool overridden = false;
-    for (const auto& [n, v] : overrides) overridden = overridden || n == name;
-    if (!overridden) env.emplace_back(var);
+    bool dropped = false;
+    for (const auto& [n, v] : overrides) dropped = dropped || n == name;
+    for (const auto& n : removed) dropped = dropped || n == name;
+    if (!dropped) env.emplace_back(var);
   }
   for (const auto& [name, value] : overrides) env.push_back(name + "=" + value);
   return env;

@@ -1,4 +1,5 @@
-// Starting a tool process cheaply, with a place for a pre-exec step.
+// Starting a process cheaply, with a place for a pre-exec step: the host's
+// tool processes, and the bash tool's shell (one spawner for both).
 //
 // fork() from a large host copies its page tables (tens of milliseconds for
 // a big process); posix_spawn is cheap but has no hook between fork and
@@ -8,9 +9,11 @@
 // the host, and it can run a pre-exec step. The child only makes system
 // calls (no allocation, no locks): everything it needs is prepared first.
 //
-// The child: its own process group, stdin/stdout/stderr connected to pipes
-// (or /dev/null), every other descriptor closed, signal dispositions and
-// mask reset, an explicit environment, an optional working directory.
+// The child: its own process group (or session), stdin/stdout/stderr
+// connected to pipes (or /dev/null; stderr may share stdout's pipe), every
+// other descriptor closed, signal dispositions and mask reset (the raw
+// system call, which also reaches glibc's own signals 32 and 33), an
+// explicit environment, an optional working directory.
 #pragma once
 
 #include <sys/types.h>
@@ -30,6 +33,11 @@ struct SpawnRequest {
   std::vector<std::string> env;   // the whole environment, "NAME=value"
   std::string cwd;                // empty: the host's
   bool pipe_stdin = true;         // false: stdin is /dev/null
+  bool new_session = false;       // setsid (no controlling terminal) instead of setpgid
+  bool merge_stderr = false;      // stderr on stdout's pipe, in the order written
+  // Sent to the child when the thread that spawned it ends
+  // (PR_SET_PDEATHSIG); 0: none. A parent already gone fails the spawn.
+  int parent_death_signal = 0;
   // Runs in the child after chdir and before descriptors 3 and up are closed
   // (so it may use descriptors the parent prepared), then exec; must be
   // async-signal-safe (system calls only). Returns 0, or an errno that
@@ -42,7 +50,7 @@ struct Child {
   pid_t pid = -1;      // also its process group id
   UniqueFd stdin_fd;   // write end (invalid when !pipe_stdin); non-blocking
   UniqueFd stdout_fd;  // read end; non-blocking
-  UniqueFd stderr_fd;  // read end; non-blocking
+  UniqueFd stderr_fd;  // read end; non-blocking (invalid with merge_stderr)
 };
 
 // Errors say what failed ("exec /x/y-tool: Permission denied").
@@ -63,8 +71,10 @@ void ReapAdopted();
 // A child started otherwise (the host guard) that ReapAdopted leaves alone.
 void KeepChild(pid_t pid);
 
-// The host's environment as "NAME=value" strings, with `overrides` set.
+// This process's environment as "NAME=value" strings, without the variables
+// named in `removed`, with `overrides` set.
 std::vector<std::string> EnvironmentWith(
-    const std::vector<std::pair<std::string, std::string>>& overrides);
+    const std::vector<std::pair<std::string, std::string>>& overrides,
+    const std::vector<std::string>& removed = {});
 
 }  // namespace ikigai::spawning

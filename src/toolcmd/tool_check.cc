@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/format.h"
 #include "base/utf8.h"
 #include "base/visible_text.h"
 #include "discovery/discovery.h"
@@ -20,7 +21,9 @@ using spawning::JobOutcome;
 constexpr std::size_t kSchemaLimit = 8 * 1024;
 constexpr int kSchemaAttempts = 3;
 
-std::string Ms(std::chrono::microseconds t) { return std::to_string(t.count() / 1000) + " ms"; }
+std::string Ms(std::chrono::microseconds t) {
+  return FormatDuration(std::chrono::duration_cast<std::chrono::milliseconds>(t));
+}
 
 std::string Ended(const JobOutcome& o) {
   switch (o.end) {
@@ -68,10 +71,7 @@ void CheckCall(const std::string& what, const JobOutcome& o, bool must_be_error,
 
 }  // namespace
 
-std::string Seconds(std::chrono::milliseconds t) {
-  return t.count() % 1000 == 0 ? std::to_string(t.count() / 1000) + " s"
-                               : std::to_string(t.count()) + " ms";
-}
+std::string Seconds(std::chrono::milliseconds t) { return FormatDuration(t); }
 
 std::vector<RuleResult> CheckTool(const std::string& path, const executor::Limits& limits,
                                   std::chrono::milliseconds schema_timeout) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "base/format.h"
 #include "blocklist.h"
 #include "output_capture.h"
 #include "output_fit.h"
@@ -71,7 +72,7 @@ struct CommandDeadline {
 };
 
 std::string Seconds(bash::Clock::duration d) {
-  return std::to_string(std::chrono::round<seconds>(d).count()) + " s";
+  return ikigai::FormatDuration(std::chrono::round<seconds>(d));
 }
 
 CommandDeadline DeadlineFor(const CallContext& context,
@@ -121,10 +122,6 @@ std::optional<ToolError> CheckWorkingDirectory(const std::string& dir) {
   return std::nullopt;
 }
 
-bool IsBlank(std::string_view s) {
-  return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
-}
-
 Json Run(const Args& args, const CallContext& context) {
   const std::string& command = args.String("command");
   const std::optional<std::int64_t> timeout = args.OptionalInt("timeout_seconds");
@@ -155,7 +152,7 @@ Json Run(const Args& args, const CallContext& context) {
   }
   // seeds/000: an empty command is a shell error, 127 (dash itself would
   // exit 0 without a word).
-  if (IsBlank(command)) return Json{{"output", "sh: empty command"}, {"exit_code", 127}};
+  if (ikigai::IsBlank(command)) return Json{{"output", "sh: empty command"}, {"exit_code", 127}};
 
   const std::string spill_directory = bash::DefaultSpillDirectory();
   bash::OutputCapture capture(spill_directory);

@@ -4,11 +4,8 @@
 // /dev/null (a prompt reads EOF instead of hanging the agent), stdout and
 // stderr on one pipe (merged in the order they were written), no other
 // descriptor inherited, and an environment that keeps pagers and git from
-// waiting for a human.
-//
-// fork + execve rather than posix_spawn: the host will later need a pre-exec
-// step (a Landlock sandbox) in the same place, and setsid/close_range are
-// plain calls here.
+// waiting for a human. The process is started by the host's own spawner
+// (src/spawning/spawn.h).
 #pragma once
 
 #include <sys/types.h>
@@ -32,7 +29,7 @@ struct Shell {
                     // on kernels without pidfd_open (< 5.3)
 };
 
-// On failure (no pipe, no fork), says why in words for the command's output.
+// On failure, says why in words for the command's output.
 Result<Shell, std::string> SpawnShell(const SpawnRequest& request);
 
 }  // namespace ikigai::bash_tool

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 
+#include "base/io.h"
 #include "toolkit/error_codes.h"
 #include "toolkit/file_errors.h"
 #include "toolkit/sandbox_errors.h"
@@ -43,18 +44,6 @@ class TempFile {
   std::string path_;
   int fd_;
 };
-
-int WriteAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return 0;
-}
 
 mode_t CurrentUmask() {
   const mode_t mask = ::umask(0);
@@ -278,7 +267,7 @@ Result<WriteOutcome, ToolError> WriteFileAtomically(std::string_view path, std::
     } else if (::fchmod(tmp.fd(), 0666 & ~CurrentUmask()) != 0) {
       return errno;
     }
-    if (int err = WriteAll(tmp.fd(), content); err != 0) return err;
+    if (!WriteAll(tmp.fd(), content)) return errno;
     return ::fsync(tmp.fd()) != 0 ? errno : 0;
   };
   std::string named;

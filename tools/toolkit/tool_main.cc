@@ -9,22 +9,11 @@
 #include <cstring>
 #include <string>
 
+#include "base/io.h"
 #include "toolkit/error_codes.h"
 
 namespace ikigai::toolkit {
 namespace {
-
-bool WriteAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
 
 int Print(const Json& answer) {
   // The replace handler is a second line of defence: tools repair UTF-8

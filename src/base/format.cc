@@ -1,0 +1,42 @@
+#include "base/format.h"
+
+#include <cstdio>
+
+namespace ikigai {
+
+std::string FormatDuration(std::chrono::milliseconds duration) {
+  const long long ms = duration.count();
+  char text[48];
+  if (ms < 1000) {
+    std::snprintf(text, sizeof text, "%lld ms", ms);
+  } else if (ms < 120'000) {
+    if (ms % 1000 == 0) {
+      std::snprintf(text, sizeof text, "%lld s", ms / 1000);
+    } else {
+      std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(ms) / 1000);
+    }
+  } else if (ms % 60'000 < 1000) {
+    std::snprintf(text, sizeof text, "%lld min", ms / 60'000);
+  } else {
+    std::snprintf(text, sizeof text, "%lld min %lld s", ms / 60'000, (ms % 60'000) / 1000);
+  }
+  return text;
+}
+
+std::string FormatSize(std::size_t bytes) {
+  constexpr std::size_t kKilo = 1024, kMega = 1024 * 1024;
+  if (bytes >= kMega && bytes % kMega == 0) return std::to_string(bytes / kMega) + " MB";
+  if (bytes >= kKilo && bytes % kKilo == 0) return std::to_string(bytes / kKilo) + " KB";
+  return std::to_string(bytes) + " bytes";
+}
+
+std::string_view Trim(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n";
+  const std::size_t first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
+}
+
+bool IsBlank(std::string_view text) { return Trim(text).empty(); }
+
+}  // namespace ikigai
