@@ -5,6 +5,8 @@
 
 #include <sys/types.h>
 
+#include <chrono>
+
 namespace ikigai {
 
 struct ProcessInfo {
@@ -18,5 +20,10 @@ struct ProcessInfo {
 // False if the process does not exist or has ended (a zombie). No
 // allocation.
 bool ReadProcessInfo(pid_t pid, ProcessInfo& info);
+
+// How long `root` and its living descendants have waited, runnable, for a
+// CPU (/proc/<pid>/schedstat): on a busy machine, time that says nothing
+// about the process itself. Zero where the kernel does not tell.
+std::chrono::nanoseconds TimeWaitingForCpu(pid_t root);
 
 }  // namespace ikigai

@@ -22,6 +22,7 @@
 #include <thread>
 #include <utility>
 
+#include "base/format.h"
 #include "discovery/scan.h"
 #include "discovery/schema_cache.h"
 #include "spawning/environment.h"
@@ -66,11 +67,6 @@ std::string Identity(const std::string& dir) {
   return error ? dir : canonical.string();
 }
 
-std::string SizeText(std::size_t bytes) {
-  if (bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KB";
-  return std::to_string(bytes) + " bytes";
-}
-
 std::string LastLine(const std::string& text) {
   const std::size_t end = text.find_last_not_of(" \t\r\n");
   if (end == std::string::npos) return {};
@@ -92,7 +88,7 @@ std::string RunFailure(const spawning::JobOutcome& outcome, const DiscoveryOptio
     case spawning::JobEnd::kTimedOut:
       return "timeout";
     case spawning::JobEnd::kOutputTooLarge:
-      return "schema larger than " + SizeText(options.schema_limit);
+      return "schema larger than " + FormatSize(options.schema_limit);
     case spawning::JobEnd::kCancelled:
       return "cancelled";
     case spawning::JobEnd::kSpawnFailed:
@@ -195,6 +191,8 @@ registry::Registry Discover(const Directories& dirs, const DiscoveryOptions& opt
     job.stdout_limit = options.schema_limit;
     job.stderr_limit = 4096;
     job.timeout = options.schema_timeout;
+    // A slow start on a busy machine is not a broken tool.
+    job.excuse_cpu_wait = true;
     jobs.push_back(std::move(job));
   }
   std::vector<spawning::JobOutcome> outcomes = spawning::RunAll(jobs, -1, Concurrency(options));

@@ -16,6 +16,8 @@
 
 #include "spawning/host_guard.h"
 
+#include "base/process_info.h"
+
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -315,12 +317,24 @@ class Runner {
     const auto now = Clock::now();
     for (Slot& s : slots_) {
       if (s.state != State::kRunning) continue;
-      if (!s.stop_reason && now >= s.deadline) BeginStop(s, JobEnd::kTimedOut);
+      if (!s.stop_reason && now >= s.deadline && !Excused(s, now)) {
+        BeginStop(s, JobEnd::kTimedOut);
+      }
       if (s.stop_reason && !s.killed && now >= s.kill_at) {
         SignalGroup(s, SIGKILL);
         s.killed = true;
       }
     }
+  }
+
+  // Moves the deadline by the time the job waited for a CPU, if it may;
+  // whether it is still ahead.
+  static bool Excused(Slot& s, Clock::time_point now) {
+    if (!s.job->excuse_cpu_wait) return false;
+    const auto waited = std::chrono::duration_cast<Clock::duration>(TimeWaitingForCpu(s.child.pid));
+    const Clock::time_point latest = s.started + s.job->timeout * 10;
+    s.deadline = std::min(s.started + s.job->timeout + waited, latest);
+    return s.deadline > now;
   }
 
   // The main process has exited (it is a zombie until reaped, so its pid,

@@ -26,6 +26,11 @@ struct Job {
   std::size_t stdout_limit = 64 * 1024;  // bytes kept; more stops the process
   std::size_t stderr_limit = 8 * 1024;   // bytes kept; more is dropped
   std::chrono::milliseconds timeout{30000};
+  // The deadline counts only the time the process (and its descendants)
+  // could run: time spent waiting for a CPU on a busy machine is added to
+  // it, up to ten times the timeout in all. A hung process still stops at
+  // its timeout; one slowed by the machine is not taken for hung.
+  bool excuse_cpu_wait = false;
 };
 
 enum class JobEnd {

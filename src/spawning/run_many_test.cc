@@ -1,6 +1,8 @@
 #include "spawning/run_many.h"
 
+#include <sched.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -208,6 +210,50 @@ TEST(RunManyTest, NoDescriptorOrChildLeftBehind) {
 }
 
 TEST(RunManyTest, EmptyBatch) { EXPECT_TRUE(RunAll({}).empty()); }
+
+// A process that hangs stops at its timeout, excused or not: waiting on a
+// sleep is not waiting for a CPU.
+TEST(RunManyTest, AnExcusedJobThatHangsStillStopsAtItsTimeout) {
+  Job job = ShellJob("sleep 30");
+  job.timeout = milliseconds(300);
+  job.excuse_cpu_wait = true;
+  const JobOutcome o = RunOne(job);
+  EXPECT_EQ(o.end, JobEnd::kTimedOut);
+  EXPECT_LT(o.elapsed, std::chrono::seconds(2));
+}
+
+// A job starved of CPU: pinned to one CPU behind a busy loop at a far higher
+// priority, it needs seconds of wall time for a few milliseconds of work.
+// Counted by the wall clock it times out; with its waiting for the CPU
+// excused it finishes.
+TEST(RunManyTest, AJobStarvedOfCpuIsNotTakenForHung) {
+  const pid_t hog = ::fork();
+  ASSERT_GE(hog, 0);
+  if (hog == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(0, &one);
+    ::sched_setaffinity(0, sizeof one, &one);
+    volatile unsigned long spins = 0;
+    for (;;) {
+      spins = spins + 1;
+    }
+  }
+  const std::string work =
+      "exec taskset -c 0 nice -n 19 sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; "
+      "echo done'";
+  Job strict = ShellJob(work);
+  strict.timeout = milliseconds(1000);
+  Job excused = strict;
+  excused.excuse_cpu_wait = true;
+  const JobOutcome timed = RunOne(strict);
+  const JobOutcome finished = RunOne(excused);
+  ::kill(hog, SIGKILL);
+  ::waitpid(hog, nullptr, 0);
+  EXPECT_EQ(timed.end, JobEnd::kTimedOut) << "the work should need more than a second here";
+  EXPECT_EQ(finished.end, JobEnd::kExited) << finished.err;
+  EXPECT_EQ(finished.out, "done\n");
+}
 
 }  // namespace
 }  // namespace ikigai::spawning
