@@ -81,7 +81,8 @@ Result<std::string, std::string> Control(const std::string& url, const char* met
 
 }  // namespace
 
-Result<std::unique_ptr<AimockServer>, std::string> AimockServer::Start(std::string_view fixtures) {
+Result<std::unique_ptr<AimockServer>, std::string> AimockServer::Start(std::string_view fixtures,
+                                                                       bool strict_turn_index) {
   const std::string cli = IKIGAI_AIMOCK_CLI;
   if (access(cli.c_str(), R_OK) != 0) {
     return Err("aimock is not installed (" + cli +
@@ -106,6 +107,7 @@ Result<std::unique_ptr<AimockServer>, std::string> AimockServer::Start(std::stri
     env.emplace_back(*e);
   }
   env.push_back(std::string("AIMOCK_API_KEYS=") + kApiKey);
+  if (strict_turn_index) env.emplace_back("AIMOCK_STRICT_TURN_INDEX=1");
   std::vector<char*> argv, envp;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

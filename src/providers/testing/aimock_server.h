@@ -49,8 +49,11 @@ class AimockServer {
   // Starts aimock on a free port with these fixtures: JSON text,
   // {"fixtures": [...]}, kept as written (a nlohmann::json would sort the
   // keys of tool call arguments). Errors say why (aimock not installed, did
-  // not start, its output).
-  static Result<std::unique_ptr<AimockServer>, std::string> Start(std::string_view fixtures);
+  // not start, its output). By default aimock may serve a fixture with a
+  // "turnIndex" at later turns too; `strict_turn_index` serves it at that
+  // turn only.
+  static Result<std::unique_ptr<AimockServer>, std::string> Start(std::string_view fixtures,
+                                                                  bool strict_turn_index = false);
   ~AimockServer();  // stops the process
   AimockServer(const AimockServer&) = delete;
   AimockServer& operator=(const AimockServer&) = delete;
