@@ -9,6 +9,8 @@ packages=(
   cmake g++ make pkg-config git
   nlohmann-json3-dev libre2-dev libcli11-dev
   libcurl4-openssl-dev libedit-dev
+  # make package (dpkg-shlibdeps computes the package's Depends)
+  dpkg-dev
   # tests (groff-base: the man page is rendered with warnings as errors)
   googletest libgtest-dev libgmock-dev
   python3 jq util-linux procps groff-base
