@@ -1,11 +1,13 @@
 # The README's two commands:
 #   make run    set up (Debian packages), build, and start ikigai
 #   make test   set up, build, and run the whole test suite
+# and `make package`: a Debian package (see below).
 BUILD_DIR ?= build
+PACKAGE_DIR ?= build-package
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test test-sanitize bench format clean
+.PHONY: all deps build run test test-sanitize package bench format clean
 
 all: build
 
@@ -27,6 +29,17 @@ test-sanitize:
 	$(MAKE) test BUILD_DIR=build-sanitize \
 	  CMAKE_FLAGS="-DIKIGAI_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
 
+# The Debian package (CPack): a Release build installed under /usr, without
+# tests or benchmarks, in its own build tree; prints the .deb's path last.
+# scripts/check-package.sh checks what is in it.
+package: deps
+	cmake -S . -B $(PACKAGE_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+	  -DIKIGAI_BUILD_TESTS=OFF -DIKIGAI_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	cmake --build $(PACKAGE_DIR) -j $(JOBS)
+	rm -f $(PACKAGE_DIR)/ikigai_*.deb
+	cd $(PACKAGE_DIR) && cpack -G DEB
+	@realpath $(PACKAGE_DIR)/ikigai_*.deb
+
 bench: build
 	bench/run-all.sh $(BUILD_DIR)
 
@@ -34,4 +47,4 @@ format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')
 
 clean:
-	rm -rf build build-sanitize
+	rm -rf build build-sanitize $(PACKAGE_DIR)

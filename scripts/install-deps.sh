@@ -9,9 +9,11 @@ packages=(
   cmake g++ make pkg-config git
   nlohmann-json3-dev libre2-dev libcli11-dev
   libcurl4-openssl-dev libedit-dev
-  # tests
+  # make package (dpkg-shlibdeps computes the package's Depends)
+  dpkg-dev
+  # tests (groff-base: the man page is rendered with warnings as errors)
   googletest libgtest-dev libgmock-dev
-  python3 jq util-linux procps
+  python3 jq util-linux procps groff-base
 )
 # The tests' LLM API emulator (aimock, package.json) runs on Node.js >= 20;
 # a Node.js installed another way (NodeSource) provides both commands.
