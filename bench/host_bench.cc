@@ -1,6 +1,8 @@
-// Issue 4's benchmark, in one run:
+// Issues 4 and 11's benchmark, in one run:
 //   - discovery of the six core tools, and of 200 copies of a tool, against
 //     the same --schema processes run one after another;
+//   - the same discoveries cold (no schema cache: every tool asked) and warm
+//     (the cache answers for unchanged files: no tool asked);
 //   - one call through the executor against the bare round trip of the same
 //     tool (posix_spawn, write the arguments, read to EOF, waitpid).
 // Medians of repeated runs; the measurements alternate so that both sides
@@ -104,6 +106,9 @@ int main(int argc, char** argv) {
                                copies_dir / ("copy" + std::to_string(i) + "-tool"));
   }
 
+  const std::string cache = (copies_dir / "cache/schemas.json").string();
+  const ikigai::discovery::DiscoveryOptions cached{.cache_path = cache};
+  std::vector<double> six_cold, six_warm, many_cold, many_warm;
   const ikigai::discovery::Directories six{system_dir, "/nonexistent", "/nonexistent"};
   const ikigai::discovery::Directories many{copies_dir.string(), "/nonexistent", "/nonexistent"};
   std::vector<double> six_parallel, six_sequential, many_parallel, many_sequential;
@@ -116,6 +121,19 @@ int main(int argc, char** argv) {
       many_parallel.push_back(
           TimeMs([&] { found_many = ikigai::discovery::Discover(many).tools().size(); }));
       many_sequential.push_back(TimeMs([&] { SequentialSchemas(ToolsIn(copies_dir.string())); }));
+    }
+  }
+  // Cold: the cache file removed before each run (the run writes it); warm:
+  // it is there, every tool unchanged.
+  for (int round = 0; round < 15; ++round) {
+    const bool many_too = round < 7;
+    for (const auto* dirs : {&six, &many}) {
+      if (dirs == &many && !many_too) continue;
+      auto& cold = dirs == &six ? six_cold : many_cold;
+      auto& warm = dirs == &six ? six_warm : many_warm;
+      std::filesystem::remove(cache);
+      cold.push_back(TimeMs([&] { (void)ikigai::discovery::Discover(*dirs, cached); }));
+      warm.push_back(TimeMs([&] { (void)ikigai::discovery::Discover(*dirs, cached); }));
     }
   }
 
@@ -147,6 +165,10 @@ int main(int argc, char** argv) {
   std::printf(
       "discovery, %zu tool copies: %7.2f ms  (one after another: %7.2f ms)  goal < 250 ms: %s\n",
       found_many, many_ms, MedianMs(many_sequential), many_ms < 250 ? "met" : "MISSED");
+  std::printf("discovery, %zu core tools, schema cache:   cold %7.2f ms  warm %7.2f ms\n",
+              found_six, MedianMs(six_cold), MedianMs(six_warm));
+  std::printf("discovery, %zu tool copies, schema cache: cold %7.2f ms  warm %7.2f ms\n",
+              found_many, MedianMs(many_cold), MedianMs(many_warm));
   std::printf(
       "one call through the executor: %.3f ms, bare round trip: %.3f ms, ratio %.2f  goal <= 1.2: "
       "%s\n",
