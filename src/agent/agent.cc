@@ -108,13 +108,8 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
       }
       return Err(std::move(turn.error()));
     }
-    outcome.usage.input_tokens += turn->usage.input_tokens;
-    outcome.usage.output_tokens += turn->usage.output_tokens;
-    if (log_ != nullptr) {
-      log_->Append({{"type", "usage"},
-                    {"input_tokens", turn->usage.input_tokens},
-                    {"output_tokens", turn->usage.output_tokens}});
-    }
+    outcome.usage += turn->usage;
+    if (log_ != nullptr) log_->Append(UsageToJson(turn->usage));
     outcome.text = turn->text;
     Record({Role::kAssistant, turn->text, turn->tool_calls, {}});
     if (turn->tool_calls.empty()) return outcome;

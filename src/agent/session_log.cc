@@ -131,7 +131,25 @@ nlohmann::json MessageToJson(const Message& message) {
           {{"call_id", result.call_id}, {"name", result.name}, {"content", result.content}});
     }
   }
+  if (!message.replay.is_null()) j["replay"] = message.replay;
   return j;
+}
+
+nlohmann::json UsageToJson(const providers::Usage& usage) {
+  return {{"type", "usage"},
+          {"input_tokens", usage.input_tokens},
+          {"output_tokens", usage.output_tokens},
+          {"cache_read_tokens", usage.cache_read_tokens},
+          {"cache_write_tokens", usage.cache_write_tokens}};
+}
+
+providers::Usage UsageFromJson(const nlohmann::json& j) {
+  const auto count = [&j](const char* key) -> long {
+    auto it = j.find(key);
+    return it != j.end() && it->is_number_integer() ? it->get<long>() : 0;
+  };
+  return {count("input_tokens"), count("output_tokens"), count("cache_read_tokens"),
+          count("cache_write_tokens")};
 }
 
 Result<Message, std::string> MessageFromJson(const nlohmann::json& j) {
@@ -182,6 +200,13 @@ Result<Message, std::string> MessageFromJson(const nlohmann::json& j) {
   for (const nlohmann::json* result : objects_at(j, "results")) {
     message.tool_results.push_back(
         {text_at(*result, "call_id"), text_at(*result, "name"), text_at(*result, "content")});
+  }
+  if (auto replay = j.find("replay"); replay != j.end() && !replay->is_null()) {
+    if (replay->is_object()) {
+      message.replay = *replay;
+    } else if (problem.empty()) {
+      problem = "'replay' is not an object";
+    }
   }
   if (!problem.empty()) return Err(std::move(problem));
   return message;
@@ -286,6 +311,34 @@ Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std
     if (*type == "session") {
       const auto start = j.find("cwd");
       if (start != j.end() && start->is_string()) session.cwd = start->get<std::string>();
+      continue;
+    }
+    if (*type == "usage") {
+      session.usage += UsageFromJson(j);
+      continue;
+    }
+    if (*type == "compaction") {
+      // The conversation went on from here: what was before is the summary.
+      auto messages = j.find("messages");
+      if (messages == j.end() || !messages->is_array()) {
+        skip("a compaction without its messages");
+        continue;
+      }
+      std::vector<Message> compacted;
+      std::string problem;
+      for (const auto& item : *messages) {
+        auto message = MessageFromJson(item);
+        if (!message) {
+          problem = message.error();
+          break;
+        }
+        compacted.push_back(std::move(*message));
+      }
+      if (!problem.empty()) {
+        skip("a compaction whose messages cannot be read: " + problem);
+        continue;
+      }
+      session.messages = std::move(compacted);
       continue;
     }
     if (*type != "message") continue;

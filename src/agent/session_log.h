@@ -51,9 +51,10 @@ class SessionLog {
 struct LoadedSession {
   std::string id;
   std::string path;
-  std::string cwd;  // where it started ("" in logs older than that field)
-  std::vector<providers::Message> messages;
-  std::vector<std::string> skipped;  // "path:line: why" of each line left out
+  std::string cwd;                           // where it started ("" in logs older than that field)
+  std::vector<providers::Message> messages;  // from the last compaction on
+  providers::Usage usage;                    // every request's, summed
+  std::vector<std::string> skipped;          // "path:line: why" of each line left out
 };
 
 // The session `id`, or when `id` is empty the most recent one started in
@@ -70,5 +71,11 @@ std::string DefaultSessionDirectory();
 
 nlohmann::json MessageToJson(const providers::Message& message);
 Result<providers::Message, std::string> MessageFromJson(const nlohmann::json& j);
+
+// A "usage" line: {"type": "usage", "input_tokens", "output_tokens",
+// "cache_read_tokens", "cache_write_tokens"}; a field missing or of another
+// type counts as 0.
+nlohmann::json UsageToJson(const providers::Usage& usage);
+providers::Usage UsageFromJson(const nlohmann::json& j);
 
 }  // namespace ikigai::agent

@@ -43,6 +43,8 @@ std::string_view ErrorCode(providers::ErrorKind kind) {
       return failure_code::kNetworkError;
     case providers::ErrorKind::kProtocol:
       return failure_code::kProtocolError;
+    case providers::ErrorKind::kContextTooLong:
+      return failure_code::kContextTooLong;
     case providers::ErrorKind::kCancelled:
       return failure_code::kCancelled;
   }
@@ -191,7 +193,9 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
            {"result", exchange.wrapped}});
     }
     j["usage"] = {{"input_tokens", outcome->usage.input_tokens},
-                  {"output_tokens", outcome->usage.output_tokens}};
+                  {"output_tokens", outcome->usage.output_tokens},
+                  {"cache_read_tokens", outcome->usage.cache_read_tokens},
+                  {"cache_write_tokens", outcome->usage.cache_write_tokens}};
     j["rounds"] = outcome->rounds;
     if (log) j["session"] = log->id();
     if (outcome->cancelled) j["interrupted"] = true;

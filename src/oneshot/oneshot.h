@@ -23,17 +23,18 @@ namespace ikigai::oneshot {
 
 // The "error_code" of a failed -p --output json, named once.
 namespace failure_code {
-inline constexpr std::string_view kUsage = "USAGE";                   // a bad command line
-inline constexpr std::string_view kInvalidArg = "INVALID_ARG";        // an empty prompt
-inline constexpr std::string_view kConfigError = "CONFIG_ERROR";      // configuration
-inline constexpr std::string_view kResumeFailed = "RESUME_FAILED";    // --resume
-inline constexpr std::string_view kAuth = "AUTH";                     // no or a refused key
-inline constexpr std::string_view kRateLimited = "RATE_LIMITED";      // after the retries
-inline constexpr std::string_view kServerError = "SERVER_ERROR";      // the provider failed
-inline constexpr std::string_view kNetworkError = "NETWORK_ERROR";    // unreachable, cut off
-inline constexpr std::string_view kProtocolError = "PROTOCOL_ERROR";  // a malformed answer
-inline constexpr std::string_view kCancelled = "CANCELLED";           // a signal stopped it
-inline constexpr std::string_view kError = "ERROR";                   // anything else
+inline constexpr std::string_view kUsage = "USAGE";                      // a bad command line
+inline constexpr std::string_view kInvalidArg = "INVALID_ARG";           // an empty prompt
+inline constexpr std::string_view kConfigError = "CONFIG_ERROR";         // configuration
+inline constexpr std::string_view kResumeFailed = "RESUME_FAILED";       // --resume
+inline constexpr std::string_view kAuth = "AUTH";                        // no or a refused key
+inline constexpr std::string_view kRateLimited = "RATE_LIMITED";         // after the retries
+inline constexpr std::string_view kServerError = "SERVER_ERROR";         // the provider failed
+inline constexpr std::string_view kNetworkError = "NETWORK_ERROR";       // unreachable, cut off
+inline constexpr std::string_view kProtocolError = "PROTOCOL_ERROR";     // a malformed answer
+inline constexpr std::string_view kContextTooLong = "CONTEXT_TOO_LONG";  // even after compacting
+inline constexpr std::string_view kCancelled = "CANCELLED";              // a signal stopped it
+inline constexpr std::string_view kError = "ERROR";                      // anything else
 }  // namespace failure_code
 
 struct OneShotOptions {

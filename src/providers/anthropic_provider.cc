@@ -70,14 +70,7 @@ class Decoder final : public EventDecoder {
     const std::string* data_type = StringField(Field(data, "type"));
     const std::string type = data_type ? *data_type : event.type;
     if (type == "message_start") {
-      const json* usage = Field(Field(data, "message"), "usage");
-      long input = 0;
-      for (const char* key :
-           {"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}) {
-        input += IntegerField(Field(usage, key)).value_or(0);
-      }
-      turn_.usage.input_tokens = input;
-      if (auto n = IntegerField(Field(usage, "output_tokens"))) turn_.usage.output_tokens = *n;
+      ReadUsage(Field(Field(data, "message"), "usage"));
     } else if (type == "content_block_start") {
       return BlockStart(data);
     } else if (type == "content_block_delta") {
@@ -88,8 +81,7 @@ class Decoder final : public EventDecoder {
       if (const std::string* reason = StringField(Field(Field(data, "delta"), "stop_reason"))) {
         turn_.finish_reason = *reason;
       }
-      const json* usage = Field(data, "usage");
-      if (auto n = IntegerField(Field(usage, "output_tokens"))) turn_.usage.output_tokens = *n;
+      ReadUsage(Field(data, "usage"));  // the final counts
     } else if (type == "message_stop") {
       done_ = true;
     } else if (type == "error") {
@@ -103,6 +95,9 @@ class Decoder final : public EventDecoder {
       std::string text = "the server reported an error in the stream";
       if (kind) text += " (" + *kind + ")";
       text += ": " + (message ? *message : Excerpt(event.data));
+      if (!busy && SaysContextTooLong(text)) {
+        return ProviderError{ErrorKind::kContextTooLong, std::move(text)};
+      }
       return ProviderError{busy ? ErrorKind::kRateLimited : ErrorKind::kServer, std::move(text),
                            transient};
     }
@@ -187,6 +182,19 @@ class Decoder final : public EventDecoder {
     if (call.arguments.empty()) call.arguments = "{}";  // a call without parameters
     emitted_ = true;
     if (sink_.on_tool_call) sink_.on_tool_call(call);
+  }
+
+  // message_start has the input, message_delta the final counts (input
+  // fields again in newer versions of the API): each present field wins.
+  void ReadUsage(const json* usage) {
+    if (auto n = IntegerField(Field(usage, "input_tokens"))) turn_.usage.input_tokens = *n;
+    if (auto n = IntegerField(Field(usage, "output_tokens"))) turn_.usage.output_tokens = *n;
+    if (auto n = IntegerField(Field(usage, "cache_read_input_tokens"))) {
+      turn_.usage.cache_read_tokens = *n;
+    }
+    if (auto n = IntegerField(Field(usage, "cache_creation_input_tokens"))) {
+      turn_.usage.cache_write_tokens = *n;
+    }
   }
 
   void AddText(const std::string& text) {

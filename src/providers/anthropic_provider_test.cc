@@ -384,7 +384,10 @@ TEST(AnthropicStreamTest, ARecordedStreamWithThinkingTextAndATool) {
   EXPECT_EQ(turn->tool_calls[0].id, "toolu_01");
   EXPECT_EQ(turn->tool_calls[0].arguments, R"({"command": "git status"})");
   EXPECT_EQ(turn->finish_reason, "tool_use");
-  EXPECT_EQ(turn->usage.input_tokens, 472);  // cache reads count as input
+  // Cache reads are counted apart from plain input.
+  EXPECT_EQ(turn->usage.input_tokens, 400);
+  EXPECT_EQ(turn->usage.cache_read_tokens, 72);
+  EXPECT_EQ(turn->usage.TotalInput(), 472);
   EXPECT_EQ(turn->usage.output_tokens, 89);
 
   // The request on the wire: path, headers, and the body exactly as built.

@@ -27,6 +27,11 @@ struct Message {
   std::string text;                      // user text, or the assistant's text
   std::vector<ToolCall> tool_calls;      // assistant only
   std::vector<ToolResult> tool_results;  // kToolResults only: the results of one turn, in order
+  // Assistant only: the turn as its provider sent it, for a provider that
+  // must get it back exactly ({"provider": "gemini", "parts": [...]}: Gemini
+  // refuses a conversation whose thought signatures were dropped). Null for
+  // the others; another provider ignores it.
+  nlohmann::json replay = nullptr;
 };
 
 // A tool as advertised to the model.
@@ -36,9 +41,24 @@ struct ToolSpec {
   nlohmann::json parameters;  // JSON Schema object
 };
 
+// Tokens of one request, or summed over several. Input read from or written
+// to the provider's prompt cache is counted apart from plain input, never
+// folded into it.
 struct Usage {
-  long input_tokens = 0;
+  long input_tokens = 0;  // plain input
   long output_tokens = 0;
+  long cache_read_tokens = 0;   // input served from the cache
+  long cache_write_tokens = 0;  // input written to the cache (Anthropic)
+
+  // Everything the request carried: what fills the context window.
+  long TotalInput() const { return input_tokens + cache_read_tokens + cache_write_tokens; }
+  Usage& operator+=(const Usage& other) {
+    input_tokens += other.input_tokens;
+    output_tokens += other.output_tokens;
+    cache_read_tokens += other.cache_read_tokens;
+    cache_write_tokens += other.cache_write_tokens;
+    return *this;
+  }
 };
 
 }  // namespace ikigai::providers

@@ -1,5 +1,6 @@
 #include "providers/openai_provider.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -75,13 +76,24 @@ class Decoder final : public EventDecoder {
       const std::string* type = StringField(Field(error, "type"));
       // The server's own failure may pass; a refusal of the request would not.
       const bool transient = type && (*type == "server_error" || *type == "internal_error");
+      if (SaysContextTooLong(error->dump())) {
+        return ProviderError{ErrorKind::kContextTooLong,
+                             "the server reported an error in the stream: " +
+                                 (message ? *message : Excerpt(error->dump()))};
+      }
       return ProviderError{ErrorKind::kServer,
                            "the server reported an error in the stream: " +
                                (message ? *message : Excerpt(error->dump())),
                            transient};
     }
     if (const json* usage = Field(chunk, "usage")) {
-      if (auto n = IntegerField(Field(usage, "prompt_tokens"))) turn_.usage.input_tokens = *n;
+      // prompt_tokens includes what the cache served: counted apart here.
+      const long cached =
+          IntegerField(Field(Field(usage, "prompt_tokens_details"), "cached_tokens")).value_or(0);
+      if (auto n = IntegerField(Field(usage, "prompt_tokens"))) {
+        turn_.usage.input_tokens = std::max(0L, *n - cached);
+        turn_.usage.cache_read_tokens = cached;
+      }
       if (auto n = IntegerField(Field(usage, "completion_tokens"))) turn_.usage.output_tokens = *n;
     }
     const json* choices = Field(chunk, "choices");

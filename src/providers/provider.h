@@ -36,11 +36,12 @@ struct Turn {
 };
 
 enum class ErrorKind {
-  kAuth,         // 401/403: the message says which variable to set
-  kRateLimited,  // 429 after the retries
-  kServer,       // 5xx after the retries, or another HTTP error
-  kNetwork,      // connection failed, lost mid-stream, or stalled
-  kProtocol,     // malformed stream or JSON
+  kAuth,            // 401/403: the message says which variable to set
+  kRateLimited,     // 429 after the retries
+  kServer,          // 5xx after the retries, or another HTTP error
+  kNetwork,         // connection failed, lost mid-stream, or stalled
+  kProtocol,        // malformed stream or JSON
+  kContextTooLong,  // the request is larger than the model's context window
   kCancelled,
 };
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <thread>
 #include <vector>
@@ -118,6 +119,19 @@ milliseconds RetryDelay(int retry, std::optional<milliseconds> retry_after) {
   return std::min(delay, kMaxDelay);
 }
 
+bool SaysContextTooLong(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* words :
+       {"context_length_exceeded", "prompt is too long", "maximum context length", "context window",
+        "exceeds the maximum number of tokens", "input token count",
+        "exceeds the available context size", "context size has been exceeded", "too many tokens",
+        "input is too long", "exceed_context_size"}) {
+    if (lower.find(words) != std::string::npos) return true;
+  }
+  return false;
+}
+
 std::string ErrorMessageFromBody(std::string_view body) {
   const nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (json.is_object()) {
@@ -199,6 +213,11 @@ Result<std::monostate, ProviderError> RunStream(HttpClient& http, const StreamCa
                                                      call.key_variable + " to a valid key"});
     }
     const bool rate_limited = status == 429;
+    if (!rate_limited && status < 500 && SaysContextTooLong(response.body)) {
+      return Err(ProviderError{ErrorKind::kContextTooLong,
+                               "the conversation is longer than the model's context window (" +
+                                   StatusText(response) + ")"});
+    }
     if (!rate_limited && status < 500) {
       std::string message = "the server refused the request (" + StatusText(response) + ")";
       if (status == 404) message += "; check the base URL and the model name";

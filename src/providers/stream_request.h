@@ -73,4 +73,11 @@ std::chrono::milliseconds RetryDelay(int retry,
 // cousins), else the body's text, shortened; "" for an empty body.
 std::string ErrorMessageFromBody(std::string_view body);
 
+// Whether a refusal's words (its body, or an error event's message and
+// code) say the request is larger than the model's context window, in the
+// words each provider uses: Anthropic "prompt is too long", OpenAI
+// "context_length_exceeded", Gemini "exceeds the maximum number of
+// tokens", llama.cpp "exceeds the available context size", and the like.
+bool SaysContextTooLong(std::string_view text);
+
 }  // namespace ikigai::providers
