@@ -1,5 +1,6 @@
 #include "agent/agent.h"
 
+#include "agent/compaction.h"
 #include "agent/tool_specs.h"
 #include "protocol/wrapper.h"
 
@@ -23,6 +24,85 @@ Agent::Agent(providers::Provider& provider, const registry::RegistryHolder& regi
 void Agent::Record(Message message) {
   if (log_ != nullptr) log_->AppendMessage(message);
   messages_.push_back(std::move(message));
+}
+
+void Agent::SetMessages(std::vector<Message> messages) {
+  messages_ = std::move(messages);
+  reported_ = false;
+}
+
+void Agent::Clear() {
+  messages_.clear();
+  reported_ = false;
+}
+
+providers::TurnRequest Agent::RequestFor(const std::vector<Message>& messages) const {
+  return {options_.model,      options_.system_prompt,   messages, ToolSpecs(*registry_.Get()),
+          options_.max_tokens, options_.reasoning_effort};
+}
+
+long Agent::ContextTokens() const {
+  if (reported_) {
+    long tokens = reported_tokens_;
+    for (std::size_t i = reported_messages_; i < messages_.size(); ++i) {
+      tokens += EstimateTokens(messages_[i]);
+    }
+    return tokens;
+  }
+  // Nothing reported for this conversation yet: all of it, estimated.
+  long tokens = EstimateTokens(options_.system_prompt) + EstimateTokens(messages_);
+  for (const auto& tool : ToolSpecs(*registry_.Get())) {
+    tokens += EstimateTokens(tool.name) + EstimateTokens(tool.description) +
+              EstimateTokens(tool.parameters.dump());
+  }
+  return tokens;
+}
+
+Result<Compaction, providers::ProviderError> Agent::Compact(const std::string& focus,
+                                                            const AgentObserver& observer,
+                                                            Cancellation& cancel) {
+  return CompactNow(focus, false, observer, cancel);
+}
+
+Result<Compaction, providers::ProviderError> Agent::CompactNow(const std::string& focus,
+                                                               bool automatic,
+                                                               const AgentObserver& observer,
+                                                               Cancellation& cancel) {
+  Compaction compaction;
+  compaction.automatic = automatic;
+  compaction.tokens_before = ContextTokens();
+  // The summary is asked of the conversation as the provider last saw it
+  // (its cache serves that prefix), unless it no longer fits: then of the
+  // latest part that does.
+  std::vector<Message> source = messages_;
+  if (compaction.tokens_before > options_.compact_threshold) {
+    source = FittingTail(messages_, options_.compact_threshold / 2);
+  }
+  source.push_back({Role::kUser, CompactionPrompt(focus), {}, {}});
+  // The summary is not shown as it streams; retries are.
+  const providers::StreamSink sink{nullptr, nullptr, observer.on_retry};
+  auto turn = provider_.StreamTurn(RequestFor(source), sink, cancel.flag());
+  if (!turn) return Err(std::move(turn.error()));
+  if (log_ != nullptr) log_->Append(UsageToJson(turn->usage));
+  if (turn->text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return Err(providers::ProviderError{
+        providers::ErrorKind::kProtocol,
+        "the model wrote no summary to compact the conversation with; try /compact again"});
+  }
+  messages_ = CompactedConversation(messages_, turn->text);
+  reported_ = false;
+  compaction.tokens_after = ContextTokens();
+  if (log_ != nullptr) {
+    nlohmann::json messages = nlohmann::json::array();
+    for (const Message& message : messages_) messages.push_back(MessageToJson(message));
+    log_->Append({{"type", "compaction"},
+                  {"automatic", automatic},
+                  {"tokens_before", compaction.tokens_before},
+                  {"tokens_after", compaction.tokens_after},
+                  {"messages", std::move(messages)}});
+  }
+  if (observer.on_compaction) observer.on_compaction(compaction);
+  return compaction;
 }
 
 std::vector<ToolResult> Agent::RunTools(const std::vector<ToolCall>& calls,
@@ -92,17 +172,39 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
   PromptOutcome outcome;
   Record({Role::kUser, text, {}, {}});
   const providers::StreamSink sink{observer.on_text, nullptr, observer.on_retry};
+  const auto stopped = [&](const providers::ProviderError& error) {
+    return error.kind == providers::ErrorKind::kCancelled;
+  };
+  bool compacted = false;           // since the last request: never twice in a row
+  bool overflow_compacted = false;  // after a refusal: once per prompt
   for (;;) {
     if (outcome.rounds >= options_.max_rounds) {
       outcome.round_limit_reached = true;
       return outcome;
     }
+    if (!compacted && ContextTokens() > options_.compact_threshold) {
+      auto done = CompactNow("", true, observer, cancel);
+      if (!done) {
+        if (!stopped(done.error())) return Err(std::move(done.error()));
+        outcome.cancelled = true;
+        return outcome;
+      }
+    }
+    compacted = false;
     ++outcome.rounds;
-    providers::TurnRequest request{options_.model, options_.system_prompt, messages_,
-                                   ToolSpecs(*registry_.Get()), options_.max_tokens};
-    auto turn = provider_.StreamTurn(request, sink, cancel.flag());
+    auto turn = provider_.StreamTurn(RequestFor(messages_), sink, cancel.flag());
     if (!turn) {
-      if (turn.error().kind == providers::ErrorKind::kCancelled) {
+      if (stopped(turn.error())) {
+        outcome.cancelled = true;
+        return outcome;
+      }
+      if (turn.error().kind == providers::ErrorKind::kContextTooLong && !overflow_compacted) {
+        // The window was smaller than judged: compact, and ask again.
+        overflow_compacted = compacted = true;
+        --outcome.rounds;
+        auto done = CompactNow("", true, observer, cancel);
+        if (done) continue;
+        if (!stopped(done.error())) return Err(std::move(done.error()));
         outcome.cancelled = true;
         return outcome;
       }
@@ -111,7 +213,12 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
     outcome.usage += turn->usage;
     if (log_ != nullptr) log_->Append(UsageToJson(turn->usage));
     outcome.text = turn->text;
-    Record({Role::kAssistant, turn->text, turn->tool_calls, {}});
+    Message answer{Role::kAssistant, turn->text, turn->tool_calls, {}};
+    answer.replay = std::move(turn->replay);
+    Record(std::move(answer));
+    reported_ = turn->usage.TotalInput() > 0;  // some local servers report nothing
+    reported_tokens_ = turn->usage.TotalInput() + turn->usage.output_tokens;
+    reported_messages_ = messages_.size();
     if (turn->tool_calls.empty()) return outcome;
 
     // Every call gets a result, even when cancelled, so the conversation

@@ -8,6 +8,12 @@
 // without tools or the round limit is reached. Cancelling stops the stream
 // or the running tools; the conversation stays consistent (every tool call
 // gets a result) so the next prompt can go on.
+//
+// Long sessions (DECISIONS §7, agent/compaction.h): before each request the
+// agent judges the context it will send (the last reported input and
+// output, plus an estimate of what was added since); past the threshold it
+// compacts first. A provider refusing the request as too long for the
+// context also compacts, once, and the request is sent again.
 #pragma once
 
 #include <chrono>
@@ -32,6 +38,17 @@ struct AgentOptions {
   std::string system_prompt;
   int max_rounds = 50;
   int max_tokens = 8192;
+  long context_window = 128'000;      // tokens the model reads at most
+  long compact_threshold = 96'000;    // compact before a request that would pass it
+  std::string reasoning_effort = {};  // reasoning models only; empty: the provider's default
+};
+
+// What a compaction did: the context before (as last reported, or
+// estimated) and after (estimated), in tokens.
+struct Compaction {
+  long tokens_before = 0;
+  long tokens_after = 0;
+  bool automatic = false;  // judged needed, or forced by the provider's refusal
 };
 
 // What a front end shows while a prompt runs; every member may be empty.
@@ -43,6 +60,8 @@ struct AgentObserver {
       on_tool_end;
   // The provider will retry after `wait` (a 429 or 5xx answer).
   std::function<void(std::string_view reason, std::chrono::milliseconds wait)> on_retry;
+  // The conversation was compacted (before the request that needed it).
+  std::function<void(const Compaction& compaction)> on_compaction;
 };
 
 struct ToolExchange {
@@ -71,15 +90,31 @@ class Agent {
                                                          const AgentObserver& observer,
                                                          Cancellation& cancel);
 
+  // Compacts the conversation now (/compact); `focus` says what the
+  // summary must keep. An error is the provider's; the conversation is
+  // unchanged then.
+  Result<Compaction, providers::ProviderError> Compact(const std::string& focus,
+                                                       const AgentObserver& observer,
+                                                       Cancellation& cancel);
+
+  // How full the context is: the tokens the next request would carry (the
+  // last reported ones plus an estimate of what came since).
+  long ContextTokens() const;
+
   const std::vector<providers::Message>& messages() const { return messages_; }
-  void SetMessages(std::vector<providers::Message> messages) { messages_ = std::move(messages); }
-  void Clear() { messages_.clear(); }
+  void SetMessages(std::vector<providers::Message> messages);
+  void Clear();
   void SetModel(std::string model) { options_.model = std::move(model); }
   void SetSystemPrompt(std::string prompt) { options_.system_prompt = std::move(prompt); }
   const AgentOptions& options() const { return options_; }
 
  private:
   void Record(providers::Message message);
+  providers::TurnRequest RequestFor(const std::vector<providers::Message>& messages) const;
+  // Asks the model for the summary and replaces the conversation with it.
+  Result<Compaction, providers::ProviderError> CompactNow(const std::string& focus, bool automatic,
+                                                          const AgentObserver& observer,
+                                                          Cancellation& cancel);
   std::vector<providers::ToolResult> RunTools(const std::vector<providers::ToolCall>& calls,
                                               const AgentObserver& observer, Cancellation& cancel,
                                               PromptOutcome& outcome);
@@ -91,6 +126,11 @@ class Agent {
   PermissionPolicy& permissions_;
   SessionLog* log_;
   std::vector<providers::Message> messages_;
+  // The input and output the provider last reported, and how many messages
+  // the conversation had after its answer: what came since is estimated.
+  long reported_tokens_ = 0;
+  std::size_t reported_messages_ = 0;
+  bool reported_ = false;
 };
 
 }  // namespace ikigai::agent

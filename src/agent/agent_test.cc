@@ -474,6 +474,103 @@ TEST_F(AgentTest, TheSessionLogGetsEveryMessageAndTheUsage) {
   EXPECT_NE(text.find("\"input_tokens\":9"), std::string::npos) << text;
 }
 
+// Long sessions. A summary answer: what the compaction request gets.
+Turn Summary(const std::string& text = "## Goal\nsummarized") { return Text(text, 50, 20); }
+
+bool AsksForASummary(const TurnRequest& request) {
+  return !request.messages.empty() &&
+         request.messages.back().text.find("## Next steps") != std::string::npos;
+}
+
+// Past the threshold by the usage the provider reported, the next request
+// is preceded by a compaction, and carries the summary instead.
+TEST_F(AgentTest, ReportedUsagePastTheThresholdCompactsBeforeTheNextRequest) {
+  Turn first = Calls({Bash("call_1", "echo hi")});
+  first.usage = {9'000, 100};  // the threshold below is 5000
+  provider_.Answer(first);
+  provider_.Answer(Summary());
+  provider_.Answer(Text("Continued.", 300, 5));
+  AgentOptions options{"m", "s", 10, 1000};
+  options.context_window = 20'000;
+  options.compact_threshold = 5'000;
+  Agent agent = MakeAgent(options);
+  std::vector<Compaction> compactions;
+  AgentObserver observer = Observer();
+  observer.on_compaction = [&](const Compaction& c) { compactions.push_back(c); };
+  auto outcome = agent.Prompt("do it", observer, cancel_);
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_EQ(outcome->text, "Continued.");
+  ASSERT_EQ(provider_.requests.size(), 3u);
+  EXPECT_FALSE(AsksForASummary(provider_.requests[0]));
+  EXPECT_TRUE(AsksForASummary(provider_.requests[1]));
+  // The summary request keeps the conversation as its prefix.
+  EXPECT_EQ(provider_.requests[1].messages.size(), 4u);
+  EXPECT_EQ(provider_.requests[1].system, "s");
+  const auto& after = provider_.requests[2].messages;
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_NE(after[0].text.find("## Goal\nsummarized"), std::string::npos);
+  EXPECT_NE(after[0].text.find("do it"), std::string::npos) << "the user's words, kept";
+  ASSERT_EQ(compactions.size(), 1u);
+  EXPECT_TRUE(compactions[0].automatic);
+  EXPECT_GE(compactions[0].tokens_before, 9'100);
+  EXPECT_LT(compactions[0].tokens_after, 3'000);  // the tools' schemas and the summary
+  EXPECT_EQ(texts_, "Continued.") << "the summary is not shown as an answer";
+}
+
+// A provider that refuses the request as too long: compact once, send again.
+TEST_F(AgentTest, AContextTooLongRefusalCompactsOnceAndRetries) {
+  provider_.Fail({ErrorKind::kContextTooLong, "prompt is too long"});
+  provider_.Answer(Summary());
+  provider_.Answer(Text("After compacting."));
+  Agent agent = MakeAgent();
+  auto outcome = agent.Prompt("big", Observer(), cancel_);
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_EQ(outcome->text, "After compacting.");
+  EXPECT_EQ(outcome->rounds, 1);
+  ASSERT_EQ(provider_.requests.size(), 3u);
+  EXPECT_TRUE(AsksForASummary(provider_.requests[1]));
+
+  // Refused again after compacting: the error, not another compaction.
+  provider_.Fail({ErrorKind::kContextTooLong, "prompt is too long"});
+  provider_.Answer(Summary());
+  provider_.Fail({ErrorKind::kContextTooLong, "prompt is too long"});
+  auto failed = agent.Prompt("bigger", Observer(), cancel_);
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().kind, ErrorKind::kContextTooLong);
+  EXPECT_EQ(provider_.requests.size(), 6u);
+}
+
+TEST_F(AgentTest, CompactOnRequestWithAFocusAndTheLogResumesFromIt) {
+  testing::TempDir dir;
+  auto log = SessionLog::Create(dir / "sessions", {{"provider", "fake"}});
+  ASSERT_TRUE(log) << log.error();
+  provider_.Answer(Text("One.", 40, 2));
+  provider_.Answer(Summary("## Goal\nkept: the parser"));
+  Agent agent(provider_, registry_, executor_, {"m", "s", 5, 100}, permissions_, log->get());
+  ASSERT_TRUE(agent.Prompt("first", Observer(), cancel_));
+  auto compacted = agent.Compact("the parser", Observer(), cancel_);
+  ASSERT_TRUE(compacted) << compacted.error().message;
+  EXPECT_FALSE(compacted->automatic);
+  EXPECT_NE(provider_.requests[1].messages.back().text.find("the parser"), std::string::npos);
+  ASSERT_EQ(agent.messages().size(), 1u);
+
+  auto loaded = LoadSession(dir / "sessions", (*log)->id());
+  ASSERT_TRUE(loaded) << loaded.error();
+  ASSERT_EQ(loaded->messages.size(), 1u);
+  EXPECT_NE(loaded->messages[0].text.find("kept: the parser"), std::string::npos);
+  EXPECT_EQ(loaded->usage.input_tokens, 40 + 50);
+}
+
+// A summary that fails leaves the conversation as it was.
+TEST_F(AgentTest, AFailedCompactionChangesNothing) {
+  provider_.Answer(Text("One."));
+  provider_.Fail({ErrorKind::kNetwork, "down"});
+  Agent agent = MakeAgent();
+  ASSERT_TRUE(agent.Prompt("first", Observer(), cancel_));
+  EXPECT_FALSE(agent.Compact("", Observer(), cancel_));
+  EXPECT_EQ(agent.messages().size(), 2u);
+}
+
 TEST(ToolSpecsTest, EveryDescriptionTellsTheWrapperAndTheToolsReturns) {
   protocol::ToolSchema schema;
   schema.name = "weather";

@@ -30,6 +30,9 @@ struct AgentConfig {
   int max_tokens = 8192;
   std::string system_prompt;  // empty: ikigai's default
   bool agents_md = true;      // append the project's AGENTS.md
+  long context_window = 0;    // tokens; 0: the model's, from the table of known models
+  int compact_threshold_percent = 80;
+  std::string reasoning_effort;  // minimal, low, medium, high; empty: the provider's default
 };
 
 // DECISIONS §6. The mode and rules are checked by src/permissions/ when the

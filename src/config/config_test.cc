@@ -139,7 +139,8 @@ TEST_F(ConfigTest, UnknownKeyNamesFileAndKey) {
   EXPECT_EQ(LoadError(),
             Path("user") +
                 ": tool_timeout: unknown key (known here: agents_md, anthropic, "
-                "max_rounds, max_tokens, model, openai, permissions, provider, sandbox, "
+                "compact_threshold_percent, context_window, max_rounds, max_tokens, model, "
+                "openai, permissions, provider, reasoning_effort, sandbox, "
                 "schema_timeout_ms, system_prompt, tool_output_limit_bytes, "
                 "tool_timeout_ms, tools)");
   Write("user", R"({"tools": {"bash": {"timeout": 5}}})");

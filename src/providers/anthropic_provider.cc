@@ -28,12 +28,32 @@ json AssistantContent(const Message& m) {
   return content;
 }
 
+const json kCacheBreakpoint = {{"type", "ephemeral"}};
+
+json TextBlock(const std::string& text) { return {{"type", "text"}, {"text", text}}; }
+
+// The content of a user message as blocks, so that more can be added.
+json& AsBlocks(json& content) {
+  if (content.is_string()) content = json::array({TextBlock(content.get<std::string>())});
+  return content;
+}
+
 json MessagesJson(const TurnRequest& request) {
   json messages = json::array();
+  // Two user turns in a row (a new prompt after a compaction, or after
+  // results) become one message of blocks: the roles must alternate.
+  const auto add_user = [&messages](json content) {
+    if (!messages.empty() && messages.back()["role"] == "user") {
+      json& blocks = AsBlocks(messages.back()["content"]);
+      for (json& block : AsBlocks(content)) blocks.push_back(std::move(block));
+    } else {
+      messages.push_back({{"role", "user"}, {"content", std::move(content)}});
+    }
+  };
   for (const Message& m : request.messages) {
     switch (m.role) {
       case Role::kUser:
-        messages.push_back({{"role", "user"}, {"content", m.text}});
+        add_user(m.text);
         break;
       case Role::kAssistant:
         // The API refuses empty content; an empty turn says nothing anyway.
@@ -46,10 +66,16 @@ json MessagesJson(const TurnRequest& request) {
           blocks.push_back(
               {{"type", "tool_result"}, {"tool_use_id", r.call_id}, {"content", r.content}});
         }
-        messages.push_back({{"role", "user"}, {"content", std::move(blocks)}});
+        add_user(std::move(blocks));
         break;
       }
     }
+  }
+  // The prompt cache's last breakpoint: the latest message, so that the next
+  // request reads the whole conversation so far from the cache.
+  if (!messages.empty()) {
+    json& blocks = AsBlocks(messages.back()["content"]);
+    if (!blocks.empty()) blocks.back()["cache_control"] = kCacheBreakpoint;
   }
   return messages;
 }
@@ -218,7 +244,13 @@ std::string AnthropicRequestBody(const TurnRequest& request) {
                {"max_tokens", request.max_tokens},
                {"stream", true},
                {"messages", MessagesJson(request)}};
-  if (!request.system.empty()) body["system"] = request.system;
+  // Prompt caching: breakpoints after the tools, after the system prompt
+  // (which follows them in the cache's order), and on the latest message.
+  if (!request.system.empty()) {
+    json system = TextBlock(request.system);
+    system["cache_control"] = kCacheBreakpoint;
+    body["system"] = json::array({std::move(system)});
+  }
   if (!request.tools.empty()) {
     json tools = json::array();
     for (const ToolSpec& tool : request.tools) {
@@ -229,6 +261,7 @@ std::string AnthropicRequestBody(const TurnRequest& request) {
                        {"description", tool.description},
                        {"input_schema", std::move(schema)}});
     }
+    tools.back()["cache_control"] = kCacheBreakpoint;
     body["tools"] = std::move(tools);
   }
   return body.dump(-1, ' ', false, json::error_handler_t::replace);

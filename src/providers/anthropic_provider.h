@@ -5,7 +5,10 @@
 // blocks (its text, then a tool_use block per call, with the arguments
 // parsed back into an object, {} when the model's JSON was invalid); the
 // results of one turn as a single user message of tool_result blocks, in
-// order; the tools with "input_schema".
+// order (two user turns in a row become one message of blocks); the tools
+// with "input_schema". Prompt caching: cache_control breakpoints on the last
+// tool, the system prompt and the latest message's last block, so each
+// request reads what the previous one wrote (usage reports both).
 //
 // Answer: named events. message_start (input tokens), content_block_start
 // (a text block, or a tool_use block with its id and name),

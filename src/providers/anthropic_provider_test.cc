@@ -51,8 +51,10 @@ TEST(AnthropicRequestBodyTest, APlainPrompt) {
   r.max_tokens = 100;
   r.messages.push_back({Role::kUser, "hello", {}, {}});
   EXPECT_EQ(json::parse(AnthropicRequestBody(r)), json::parse(R"({
-    "model": "claude-test", "max_tokens": 100, "stream": true, "system": "Be brief.",
-    "messages": [{"role": "user", "content": "hello"}]
+    "model": "claude-test", "max_tokens": 100, "stream": true,
+    "system": [{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}],
+    "messages": [{"role": "user", "content": [
+      {"type": "text", "text": "hello", "cache_control": {"type": "ephemeral"}}]}]
   })"));
 }
 
@@ -68,7 +70,7 @@ TEST(AnthropicRequestBodyTest, ToolUseBlocksToolResultBlocksAndTools) {
   TurnRequest r = ConversationWithResults("find");
   r.messages.push_back({Role::kAssistant, "Done.", {}, {}});
   const json body = json::parse(AnthropicRequestBody(r));
-  EXPECT_EQ(body["system"], "You are ikigai. Use the tools.");
+  EXPECT_EQ(body["system"][0]["text"], "You are ikigai. Use the tools.");
   EXPECT_EQ(body["messages"], json::parse(R"([
     {"role": "user", "content": "find"},
     {"role": "assistant", "content": [
@@ -78,13 +80,35 @@ TEST(AnthropicRequestBodyTest, ToolUseBlocksToolResultBlocksAndTools) {
     {"role": "user", "content": [
       {"type": "tool_result", "tool_use_id": "toolu_a", "content": "{\"tool_success\":true,\"result\":{\"files\":[\"a.cc\"]}}"},
       {"type": "tool_result", "tool_use_id": "toolu_b", "content": "{\"tool_success\":false,\"error\":\"boom\"}"}]},
-    {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}
+    {"role": "assistant", "content": [
+      {"type": "text", "text": "Done.", "cache_control": {"type": "ephemeral"}}]}
   ])"));
   EXPECT_EQ(body["tools"], json::parse(R"([
     {"name": "glob", "description": "Find files",
      "input_schema": {"type": "object", "properties": {"pattern": {"type": "string"}}}},
-    {"name": "grep", "description": "Search files", "input_schema": {"type": "object", "properties": {}}}
+    {"name": "grep", "description": "Search files", "input_schema": {"type": "object", "properties": {}},
+     "cache_control": {"type": "ephemeral"}}
   ])"));
+}
+
+// Prompt caching: a breakpoint after the tools, after the system prompt and
+// on the latest message (here a turn's results), and nowhere else, so the
+// next request reads all of this from the cache.
+TEST(AnthropicRequestBodyTest, CacheBreakpointsOnToolsSystemAndTheLatestMessage) {
+  TurnRequest r = ConversationWithResults("find");
+  const json body = json::parse(AnthropicRequestBody(r));
+  const std::string text = body.dump();
+  std::size_t breakpoints = 0;
+  for (auto at = text.find("cache_control"); at != std::string::npos;
+       at = text.find("cache_control", at + 1)) {
+    ++breakpoints;
+  }
+  EXPECT_EQ(breakpoints, 3u) << text;
+  EXPECT_TRUE(body["tools"].back().contains("cache_control"));
+  EXPECT_TRUE(body["system"].back().contains("cache_control"));
+  const json& last = body["messages"].back()["content"].back();
+  EXPECT_EQ(last["type"], "tool_result");
+  EXPECT_EQ(last["cache_control"], json::parse(R"({"type": "ephemeral"})"));
 }
 
 TEST(AnthropicRequestBodyTest, InvalidArgumentsBecomeAnEmptyInput) {
@@ -104,7 +128,12 @@ TEST(AnthropicRequestBodyTest, AnEmptyAssistantTurnIsLeftOut) {
   r.messages.push_back({Role::kUser, "a", {}, {}});
   r.messages.push_back({Role::kAssistant, "", {}, {}});
   r.messages.push_back({Role::kUser, "b", {}, {}});
-  EXPECT_EQ(json::parse(AnthropicRequestBody(r))["messages"].size(), 2u);
+  // What is left is two user turns in a row: one message, as the roles must
+  // alternate.
+  const json messages = json::parse(AnthropicRequestBody(r))["messages"];
+  ASSERT_EQ(messages.size(), 1u) << messages;
+  EXPECT_EQ(messages[0]["content"][0]["text"], "a");
+  EXPECT_EQ(messages[0]["content"][1]["text"], "b");
 }
 
 // Against aimock: the requests ikigai sends, the answers it reads. aimock's

@@ -164,12 +164,28 @@ class Decoder final : public EventDecoder {
 
 }  // namespace
 
+bool IsReasoningModel(std::string_view model) {
+  if (const auto slash = model.rfind('/'); slash != std::string_view::npos) {
+    model.remove_prefix(slash + 1);  // "openai/o3" through a router
+  }
+  if (model.starts_with("gpt-5")) return true;
+  // o1, o3, o4-mini, o3-pro-2025-06-10: "o", a digit, then the end or "-".
+  return model.size() >= 2 && model[0] == 'o' && model[1] >= '1' && model[1] <= '9' &&
+         (model.size() == 2 || model[2] == '-');
+}
+
 std::string OpenAiRequestBody(const TurnRequest& request) {
   json body = {{"model", request.model},
                {"stream", true},
                {"stream_options", {{"include_usage", true}}},
-               {"max_tokens", request.max_tokens},
                {"messages", MessagesJson(request)}};
+  // Reasoning models refuse max_tokens; their limit covers the reasoning too.
+  if (IsReasoningModel(request.model)) {
+    body["max_completion_tokens"] = request.max_tokens;
+    if (!request.reasoning_effort.empty()) body["reasoning_effort"] = request.reasoning_effort;
+  } else {
+    body["max_tokens"] = request.max_tokens;
+  }
   if (!request.tools.empty()) {
     json tools = json::array();
     for (const ToolSpec& tool : request.tools) {

@@ -4,8 +4,9 @@
 // Request: POST {base}/chat/completions with the system prompt as the first
 // message, assistant tool calls as "tool_calls", each result as a "tool"
 // message with its tool_call_id, and the tools as functions. The limit is
-// sent as "max_tokens", which every compatible server reads (OpenAI's
-// reasoning models want "max_completion_tokens" instead).
+// sent as "max_tokens", which every compatible server reads, except to
+// OpenAI's reasoning models (o1, o3, o4-mini, gpt-5 and their versions),
+// which want "max_completion_tokens" and take "reasoning_effort".
 //
 // Answer: "data:" chunks until "data: [DONE]". Text deltas go to the sink as
 // they come; tool calls arrive as fragments keyed by index (id and name in
@@ -17,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "providers/http_client.h"
 #include "providers/provider.h"
@@ -40,5 +42,8 @@ class OpenAiProvider final : public Provider {
 
 // The request body, as JSON text (exposed for tests).
 std::string OpenAiRequestBody(const TurnRequest& request);
+
+// Whether `model` names one of OpenAI's reasoning models.
+bool IsReasoningModel(std::string_view model);
 
 }  // namespace ikigai::providers

@@ -58,6 +58,40 @@ TEST(OpenAiRequestBodyTest, APlainPrompt) {
   })"));
 }
 
+// OpenAI's reasoning models refuse max_tokens and take reasoning_effort;
+// every other model keeps max_tokens and is not sent an effort.
+TEST(OpenAiRequestBodyTest, ReasoningModelsGetMaxCompletionTokensAndTheEffort) {
+  for (const char* model :
+       {"o1", "o3-mini", "o4-mini-2025-04-16", "gpt-5", "gpt-5-mini", "openai/o3"}) {
+    TurnRequest r;
+    r.model = model;
+    r.max_tokens = 4000;
+    r.reasoning_effort = "high";
+    r.messages.push_back({Role::kUser, "think", {}, {}});
+    const json body = json::parse(OpenAiRequestBody(r));
+    EXPECT_EQ(body["max_completion_tokens"], 4000) << model;
+    EXPECT_FALSE(body.contains("max_tokens")) << model;
+    EXPECT_EQ(body["reasoning_effort"], "high") << model;
+    EXPECT_TRUE(IsReasoningModel(model)) << model;
+  }
+  for (const char* model : {"gpt-4.1", "gpt-4o", "omni-local", "o", "llama3"}) {
+    TurnRequest r;
+    r.model = model;
+    r.max_tokens = 4000;
+    r.reasoning_effort = "high";
+    r.messages.push_back({Role::kUser, "think", {}, {}});
+    const json body = json::parse(OpenAiRequestBody(r));
+    EXPECT_EQ(body["max_tokens"], 4000) << model;
+    EXPECT_FALSE(body.contains("reasoning_effort")) << model;
+    EXPECT_FALSE(IsReasoningModel(model)) << model;
+  }
+  TurnRequest plain;
+  plain.model = "o3";
+  plain.messages.push_back({Role::kUser, "think", {}, {}});
+  EXPECT_FALSE(json::parse(OpenAiRequestBody(plain)).contains("reasoning_effort"))
+      << "no effort configured: the provider's default";
+}
+
 TEST(OpenAiRequestBodyTest, NoSystemPromptNoSystemMessage) {
   TurnRequest r;
   r.messages.push_back({Role::kUser, "hello", {}, {}});

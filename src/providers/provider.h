@@ -26,6 +26,9 @@ struct TurnRequest {
   std::vector<Message> messages;
   std::vector<ToolSpec> tools;
   int max_tokens = 8192;
+  // For reasoning models (OpenAI's o series and gpt-5): "minimal", "low",
+  // "medium" or "high"; empty: the provider's default. Others ignore it.
+  std::string reasoning_effort = {};
 };
 
 struct Turn {
@@ -33,6 +36,7 @@ struct Turn {
   std::vector<ToolCall> tool_calls;  // in the order the model gave them
   std::string finish_reason;         // provider's words: "stop", "tool_calls", "end_turn", ...
   Usage usage;
+  nlohmann::json replay = nullptr;  // the turn as the provider must get it back (Message::replay)
 };
 
 enum class ErrorKind {

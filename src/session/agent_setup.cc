@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "agent/context_window.h"
 #include "agent/system_prompt.h"
 #include "session/tool_sandbox.h"
 
@@ -50,7 +51,17 @@ agent::ComposedPrompt SystemPromptFor(const HostContext& host, permissions::Mode
 
 agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model,
                                     std::string system_prompt) {
-  return {model, std::move(system_prompt), agent.max_rounds, agent.max_tokens};
+  agent::AgentOptions options;
+  options.model = model;
+  options.system_prompt = std::move(system_prompt);
+  options.max_rounds = agent.max_rounds;
+  options.max_tokens = agent.max_tokens;
+  options.context_window =
+      agent.context_window > 0 ? agent.context_window : agent::KnownContextWindow(model);
+  options.compact_threshold = agent::CompactionThreshold(options.context_window, agent.max_tokens,
+                                                         agent.compact_threshold_percent);
+  options.reasoning_effort = agent.reasoning_effort;
+  return options;
 }
 
 std::string MissingKeyMessage(const std::string& provider) {
