@@ -83,6 +83,7 @@ Result<Compaction, providers::ProviderError> Agent::CompactNow(const std::string
   const providers::StreamSink sink{nullptr, nullptr, observer.on_retry};
   auto turn = provider_.StreamTurn(RequestFor(source), sink, cancel.flag());
   if (!turn) return Err(std::move(turn.error()));
+  compaction.usage = turn->usage;
   if (log_ != nullptr) log_->Append(UsageToJson(turn->usage));
   if (turn->text.find_first_not_of(" \t\r\n") == std::string::npos) {
     return Err(providers::ProviderError{
@@ -189,6 +190,7 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
         outcome.cancelled = true;
         return outcome;
       }
+      outcome.usage += done->usage;
     }
     compacted = false;
     ++outcome.rounds;
@@ -203,7 +205,10 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
         overflow_compacted = compacted = true;
         --outcome.rounds;
         auto done = CompactNow("", true, observer, cancel);
-        if (done) continue;
+        if (done) {
+          outcome.usage += done->usage;
+          continue;
+        }
         if (!stopped(done.error())) return Err(std::move(done.error()));
         outcome.cancelled = true;
         return outcome;

@@ -49,6 +49,7 @@ struct Compaction {
   long tokens_before = 0;
   long tokens_after = 0;
   bool automatic = false;  // judged needed, or forced by the provider's refusal
+  providers::Usage usage;  // what asking for the summary cost
 };
 
 // What a front end shows while a prompt runs; every member may be empty.

@@ -23,6 +23,14 @@ std::string FormatDuration(std::chrono::milliseconds duration) {
   return text;
 }
 
+std::string FormatCount(long long count) {
+  std::string digits = std::to_string(count < 0 ? -count : count);
+  for (std::ptrdiff_t at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0; at -= 3) {
+    digits.insert(static_cast<std::size_t>(at), ",");
+  }
+  return (count < 0 ? "-" : "") + digits;
+}
+
 std::string FormatSize(std::size_t bytes) {
   constexpr std::size_t kKilo = 1024, kMega = 1024 * 1024;
   if (bytes >= kMega && bytes % kMega == 0) return std::to_string(bytes / kMega) + " MB";

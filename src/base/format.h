@@ -14,6 +14,9 @@ namespace ikigai {
 // decimal when not whole); beyond, in minutes (and seconds when not whole).
 std::string FormatDuration(std::chrono::milliseconds duration);
 
+// A count with thousands separated: "152,300".
+std::string FormatCount(long long count);
+
 // Whole megabytes or kilobytes when the size is one, else bytes.
 std::string FormatSize(std::size_t bytes);
 

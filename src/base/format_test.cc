@@ -18,6 +18,15 @@ TEST(FormatDuration, MillisecondsSecondsMinutes) {
   EXPECT_EQ(FormatDuration(milliseconds(150000)), "2 min 30 s");
 }
 
+TEST(FormatCount, ThousandsSeparated) {
+  EXPECT_EQ(FormatCount(0), "0");
+  EXPECT_EQ(FormatCount(999), "999");
+  EXPECT_EQ(FormatCount(1000), "1,000");
+  EXPECT_EQ(FormatCount(152300), "152,300");
+  EXPECT_EQ(FormatCount(1047576), "1,047,576");
+  EXPECT_EQ(FormatCount(-1234), "-1,234");
+}
+
 TEST(FormatSize, WholeUnitsOrBytes) {
   EXPECT_EQ(FormatSize(1000), "1000 bytes");
   EXPECT_EQ(FormatSize(8 * 1024), "8 KB");

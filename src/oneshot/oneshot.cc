@@ -154,6 +154,9 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
     err << "[retry] " << VisibleText(reason, Layout::kOneLine) << "; trying again in "
         << wait.count() << " ms\n";
   };
+  observer.on_compaction = [&err](const agent::Compaction& compaction) {
+    err << "[compact] " << session::CompactionLine(compaction) << "\n";
+  };
 
   agent::Cancellation cancellation;
   g_cancellation = &cancellation;

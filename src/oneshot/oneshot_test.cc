@@ -41,6 +41,17 @@ const std::string kIkigai = IKIGAI_BIN;
 // Follow-ups (matched by the id of the last tool result) come first: after a
 // tool round the last user message is unchanged and would match again.
 constexpr const char* kFixtures = R"({"fixtures": [
+  {"match": {"userMessage": "## Next steps"},
+   "response": {"content": "## Goal\nsummary-xyz of the work", "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}},
+  {"match": {"userMessage": "summary-xyz"},
+   "response": {"content": "Done after compacting.", "usage": {"prompt_tokens": 200, "completion_tokens": 5, "total_tokens": 205}}},
+  {"match": {"toolCallId": "call_big"}, "response": {"content": "never asked: compacted first"}},
+  {"match": {"userMessage": "os-big-usage"},
+   "response": {"toolCalls": [{"id": "call_big", "name": "bash", "arguments": {"command": "echo big"}}],
+                "usage": {"prompt_tokens": 5000, "completion_tokens": 10, "total_tokens": 5010}}},
+  {"match": {"userMessage": "os-overflow"},
+   "response": {"error": {"message": "prompt is too long: 250000 tokens > 200000 maximum", "type": "invalid_request_error"}, "status": 400}},
+  {"match": {"userMessage": "os-reasoning"}, "response": {"content": "Thought about it."}},
   {"match": {"toolCallId": "call_echo"}, "response": {"content": "The command printed tool-output-42."}},
   {"match": {"toolCallId": "call_p2"}, "response": {"content": "Both ran."}},
   {"match": {"toolCallId": "call_fail"}, "response": {"content": "The tool failed."}},
@@ -708,6 +719,60 @@ TEST_P(OneShotTest, ResumingASessionCutDuringToolsAnswersTheOpenCalls) {
 
 // Another folder's conversation must not continue here, its tools now acting
 // on this folder: --resume without an id looks only at this folder's.
+// Long sessions. A small context window (10000 tokens: compacted past 2500)
+// and a first answer that reports 5000 tokens of input: the next request is
+// preceded by a compaction, and carries the summary instead.
+TEST_P(OneShotTest, ReportedUsagePastTheThresholdCompactsAndTheSessionGoesOn) {
+  ::mkdir((home_ / ".ikigai").c_str(), 0700);
+  WriteFile(home_ / ".ikigai/config.json", R"({"context_window": 10000})");
+  auto run = Ikigai({"-p", "os-big-usage", "--output", "json"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json["text"], "Done after compacting.") << run.out;
+  EXPECT_NE(run.err.find("[compact] Context compacted: "), std::string::npos) << run.err;
+  const auto requests = Requests();
+  ASSERT_EQ(requests.size(), 3u);
+  // The summary is asked with the conversation as its prefix.
+  const std::string asked = requests[1]["messages"].dump();
+  EXPECT_NE(asked.find("## Next steps"), std::string::npos) << asked;
+  EXPECT_NE(asked.find("call_big"), std::string::npos) << asked;
+  const std::string after = requests[2]["messages"].dump();
+  EXPECT_NE(after.find("summary-xyz"), std::string::npos) << after;
+  EXPECT_NE(after.find("os-big-usage"), std::string::npos) << "the user's own words";
+  EXPECT_EQ(after.find("call_big"), std::string::npos) << "the old turns are gone: " << after;
+  // Every request counts, the summary's too.
+  EXPECT_EQ(run.json["usage"]["input_tokens"], 5000 + 100 + 200) << run.json["usage"];
+  EXPECT_EQ(run.json["usage"]["output_tokens"], 10 + 20 + 5) << run.json["usage"];
+
+  // Resumed, the conversation goes on from the summary, not the whole history.
+  auto resumed = Ikigai({"--resume", "-p", "os-resume-1 and then?"});
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+  const std::string next = Requests().back()["messages"].dump();
+  EXPECT_NE(next.find("summary-xyz"), std::string::npos) << next;
+  EXPECT_EQ(next.find("call_big"), std::string::npos) << next;
+}
+
+// The provider refuses the request as too long for the context: compacted
+// once, sent again.
+TEST_P(OneShotTest, AContextTooLongRefusalCompactsAndRetries) {
+  auto run = Ikigai({"-p", "os-overflow please"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "Done after compacting.\n");
+  EXPECT_NE(run.err.find("[compact] Context compacted: "), std::string::npos) << run.err;
+  EXPECT_EQ(Requests().size(), 3u);
+}
+
+TEST_P(OneShotTest, ReasoningModelsGetTheirParameters) {
+  if (!openai()) GTEST_SKIP() << "OpenAI's reasoning models";
+  ::mkdir((home_ / ".ikigai").c_str(), 0700);
+  WriteFile(home_ / ".ikigai/config.json", R"({"reasoning_effort": "high", "max_tokens": 3000})");
+  auto run = Ikigai({"--model", "o3-mini", "-p", "os-reasoning"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const json body = Requests().at(0);
+  EXPECT_EQ(body["max_completion_tokens"], 3000) << body;
+  EXPECT_FALSE(body.contains("max_tokens")) << body;
+  EXPECT_EQ(body["reasoning_effort"], "high") << body;
+}
+
 TEST_P(OneShotTest, ResumeWithoutAnIdNeverTakesAnotherFoldersSession) {
   ::mkdir((home_ / ".ikigai").c_str(), 0700);
   ::mkdir(sessions().c_str(), 0700);

@@ -16,7 +16,13 @@ const std::vector<Command>& Commands() {
        "show the permission mode, or switch to read-only, ask, auto-edit, auto or unrestricted",
        Arguments::kOptional},
       {CommandId::kStatus, "status", "/status",
-       "the model, the permission mode and what the sandbox allows", Arguments::kNone},
+       "the model, the permission mode, what the sandbox allows, how full the context is, the "
+       "tokens used and the session",
+       Arguments::kNone},
+      {CommandId::kCompact, "compact", "/compact [FOCUS]",
+       "summarize the conversation so far and go on from the summary (FOCUS: what to keep above "
+       "all)",
+       Arguments::kOptional},
       {CommandId::kClear, "clear", "/clear", "start a new conversation (and a new session log)",
        Arguments::kNone},
       {CommandId::kHelp, "help", "/help", "this help", Arguments::kNone},

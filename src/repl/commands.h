@@ -9,7 +9,17 @@
 
 namespace ikigai::repl {
 
-enum class CommandId { kTool, kRefresh, kModel, kPermissions, kStatus, kClear, kHelp, kQuit };
+enum class CommandId {
+  kTool,
+  kRefresh,
+  kModel,
+  kPermissions,
+  kStatus,
+  kCompact,
+  kClear,
+  kHelp,
+  kQuit
+};
 
 enum class Arguments { kNone, kOptional };
 

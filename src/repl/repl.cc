@@ -9,9 +9,11 @@
 #include <iostream>
 #include <sstream>
 
+#include "agent/compaction.h"
 #include "base/format.h"
 #include "base/visible_text.h"
 #include "permissions/policy.h"
+#include "session/agent_setup.h"
 #include "session/call_summary.h"
 #include "session/edit_preview.h"
 #include "session/tool_sandbox.h"
@@ -74,6 +76,7 @@ bool Repl::Start() {
       return false;
     }
     resumed_ = std::move(resumed->messages);
+    usage_ = resumed->usage;
     log_ = std::move(resumed->log);
     resume_warnings_ = std::move(resumed->warnings);
   }
@@ -221,9 +224,10 @@ bool Repl::RunCommand(const Command& command, const std::string& argument) {
       ShowPermissions(argument);
       return true;
     case CommandId::kStatus:
-      display_.Output("Model: " + model_ + " (" + provider_kind_ + ")\n" +
-                      session::PermissionsSummary(Mode(), host_.sandbox.get()) + "\n" +
-                      (log_ ? "Session: " + log_->id() + "\n" : std::string()));
+      ShowStatus();
+      return true;
+    case CommandId::kCompact:
+      Compact(argument);
       return true;
     case CommandId::kClear:
       Clear();
@@ -377,20 +381,7 @@ void Repl::Clear() {
                           : "New conversation.\n");
 }
 
-void Repl::Send(const std::string& message) {
-  if (!provider_) {
-    display_.Error("Cannot send: " + missing_key_);
-    return;
-  }
-  cancellation_.Reset();
-  signals::SetTurn(&cancellation_);
-  struct TurnEnd {
-    ~TurnEnd() { signals::SetTurn(nullptr); }
-  } turn_end;
-  if (!EnsureDiscovered(cancellation_.fd())) {
-    display_.Notice("Interrupted.");
-    return;
-  }
+agent::Agent& Repl::EnsureAgent() {
   if (!agent_) {
     if (!log_) {
       auto created = session::CreateSessionLog(provider_kind_, model_);
@@ -409,10 +400,61 @@ void Repl::Send(const std::string& message) {
     agent_->SetMessages(std::move(resumed_));
     resumed_.clear();
   }
+  return *agent_;
+}
 
+bool Repl::BeginTurn() {
+  cancellation_.Reset();
+  signals::SetTurn(&cancellation_);
+  if (!EnsureDiscovered(cancellation_.fd())) {
+    display_.Notice("Interrupted.");
+    return false;
+  }
+  return true;
+}
+
+void Repl::Compact(const std::string& focus) {
+  if (!provider_) {
+    display_.Error("Cannot compact: " + missing_key_);
+    return;
+  }
+  struct TurnEnd {
+    ~TurnEnd() { signals::SetTurn(nullptr); }
+  } turn_end;
+  if (!BeginTurn()) return;
+  agent::Agent& agent = EnsureAgent();
+  if (agent.messages().empty()) {
+    display_.Output("Nothing to compact yet.\n");
+    return;
+  }
+  std::size_t running = 0;
+  display_.Spin("compacting");
+  auto compacted = agent.Compact(focus, Observer(running), cancellation_);
+  display_.EndLine();
+  if (!compacted) {
+    if (compacted.error().kind == providers::ErrorKind::kCancelled) {
+      display_.Notice("Interrupted; the conversation is unchanged.");
+    } else {
+      display_.Error("ikigai: cannot compact: " + compacted.error().message);
+    }
+    return;
+  }
+  usage_ += compacted->usage;
+}
+
+void Repl::ShowStatus() {
+  std::string text = "Model: " + model_ + " (" + provider_kind_ + ")\n" +
+                     session::PermissionsSummary(Mode(), host_.sandbox.get()) + "\n";
+  const agent::AgentOptions options = session::AgentOptionsFor(host_.config.agent, model_, "");
+  const long context = agent_ ? agent_->ContextTokens() : agent::EstimateTokens(resumed_);
+  text += session::ContextStatus(context, options, usage_);
+  if (log_) text += "Session: " + log_->id() + " (" + log_->path() + ")\n";
+  display_.Output(text);
+}
+
+agent::AgentObserver Repl::Observer(std::size_t& running) {
   agent::AgentObserver observer;
   observer.on_text = [this](std::string_view text) { display_.Text(text); };
-  std::size_t running = 0;
   observer.on_tool_start = [this, &running](const providers::ToolCall& call) {
     display_.ToolStart(call);
     ++running;
@@ -429,10 +471,29 @@ void Repl::Send(const std::string& message) {
                      FormatElapsed(std::chrono::duration_cast<std::chrono::milliseconds>(wait)));
     display_.Spin("waiting");
   };
+  observer.on_compaction = [this](const agent::Compaction& compaction) {
+    display_.EndLine();
+    display_.Notice(session::CompactionLine(compaction));
+    display_.Spin("thinking");
+  };
+  return observer;
+}
 
+void Repl::Send(const std::string& message) {
+  if (!provider_) {
+    display_.Error("Cannot send: " + missing_key_);
+    return;
+  }
+  struct TurnEnd {
+    ~TurnEnd() { signals::SetTurn(nullptr); }
+  } turn_end;
+  if (!BeginTurn()) return;
+  agent::Agent& agent = EnsureAgent();
+  std::size_t running = 0;
   display_.Spin("thinking");
-  auto outcome = agent_->Prompt(message, observer, cancellation_);
+  auto outcome = agent.Prompt(message, Observer(running), cancellation_);
   display_.EndLine();
+  if (outcome) usage_ += outcome->usage;
   if (!outcome) {
     display_.Error("ikigai: " + outcome.error().message);
     return;

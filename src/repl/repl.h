@@ -47,6 +47,13 @@ class Repl {
   std::optional<std::string> ReadInput();  // a message or command; nullopt: quit
   bool Dispatch(const std::string& line);  // false: quit
   void Send(const std::string& message);
+  void Compact(const std::string& focus);
+  void ShowStatus();
+  // The agent, made at the first message (or /compact) with the session log.
+  agent::Agent& EnsureAgent();
+  agent::AgentObserver Observer(std::size_t& running);
+  // Runs `work` as a turn: Ctrl+C cancels it, the discovery it needs first.
+  bool BeginTurn();
   bool RunCommand(const Command& command, const std::string& argument);  // false: quit
   void ShowModel(const std::string& argument);
   void Refresh();
@@ -78,6 +85,7 @@ class Repl {
   std::unique_ptr<agent::SessionLog> log_;         // created at the first message
   std::unique_ptr<agent::Agent> agent_;
   std::vector<providers::Message> resumed_;  // given to the agent when it is made
+  providers::Usage usage_;                   // the session's requests, summed
   std::vector<std::string> resume_warnings_;
   agent::Cancellation cancellation_;
   int interrupts_at_empty_prompt_ = 0;

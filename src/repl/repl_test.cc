@@ -33,6 +33,11 @@ const std::string kIkigai = IKIGAI_BIN;
 
 // toolCallId fixtures first: after a tool round the user message is the same.
 constexpr const char* kFixtures = R"({"fixtures": [
+  {"match": {"userMessage": "## Next steps"},
+   "response": {"content": "## Goal\nrepl-summary-abc", "usage": {"prompt_tokens": 40, "completion_tokens": 9, "total_tokens": 49}}},
+  {"match": {"userMessage": "repl-after-compact"}, "response": {"content": "Carried on."}},
+  {"match": {"userMessage": "repl-counted"},
+   "response": {"content": "Counted.", "usage": {"prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290}}},
   {"match": {"toolCallId": "call_list"}, "response": {"content": "Listed them."}},
   {"match": {"toolCallId": "call_long"}, "response": {"content": "never asked"}},
   {"match": {"toolCallId": "call_ask"}, "response": {"content": "Asked and answered."}},
@@ -808,6 +813,34 @@ TEST_F(ReplTest, ALongEditsWholeDiffIsOneKeyAway) {
   repl->Send("y\r");
   ASSERT_TRUE(repl->Expect("Written after a look.")) << repl->Plain();
   EXPECT_TRUE(std::filesystem::exists(project() + "/long.txt"));
+  repl->Send("/quit\r");
+}
+
+// /compact FOCUS: the summary asked with the focus, the line saying what it
+// did, and the next message carrying the summary; /status shows how full
+// the context is and the tokens used, the summary's included.
+TEST_F(ReplTest, CompactAndStatus) {
+  auto repl = Start(ProviderEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  repl->Send("/compact\r");
+  ASSERT_TRUE(repl->Expect("Nothing to compact yet.")) << repl->Plain();
+  repl->Send("repl-counted\r");
+  ASSERT_TRUE(repl->Expect("Counted.")) << repl->Plain();
+  repl->Send("/compact the counting\r");
+  ASSERT_TRUE(repl->Expect("Compacted: ")) << repl->Plain();
+  EXPECT_NE(LastRequest()["messages"].dump().find("keep this above all: the counting"),
+            std::string::npos);
+  repl->Send("/status\r");
+  ASSERT_TRUE(repl->Expect("Tokens used: 1,274 in, 65 out")) << repl->Plain();
+  EXPECT_NE(repl->Plain().find("Context: "), std::string::npos) << repl->Plain();
+  EXPECT_NE(repl->Plain().find("of 1,047,576 tokens"), std::string::npos) << repl->Plain();
+  EXPECT_NE(repl->Plain().find("Session: "), std::string::npos) << repl->Plain();
+  repl->Send("repl-after-compact\r");
+  ASSERT_TRUE(repl->Expect("Carried on.")) << repl->Plain();
+  const std::string sent = LastRequest()["messages"].dump();
+  EXPECT_NE(sent.find("repl-summary-abc"), std::string::npos) << sent;
+  EXPECT_EQ(sent.find("Counted."), std::string::npos) << "the old turns are gone: " << sent;
   repl->Send("/quit\r");
 }
 

@@ -4,6 +4,7 @@
 
 #include "agent/context_window.h"
 #include "agent/system_prompt.h"
+#include "base/format.h"
 #include "session/tool_sandbox.h"
 
 namespace ikigai::session {
@@ -83,12 +84,30 @@ Result<std::unique_ptr<agent::SessionLog>, std::string> CreateSessionLog(
                                     {"cwd", ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ""}});
 }
 
+std::string CompactionLine(const agent::Compaction& compaction) {
+  return std::string(compaction.automatic ? "Context compacted" : "Compacted") + ": " +
+         FormatCount(compaction.tokens_before) + " -> about " +
+         FormatCount(compaction.tokens_after) + " tokens.";
+}
+
+std::string ContextStatus(long context_tokens, const agent::AgentOptions& options,
+                          const providers::Usage& used) {
+  const long percent =
+      options.context_window > 0 ? context_tokens * 100 / options.context_window : 0;
+  return "Context: " + FormatCount(context_tokens) + " of " + FormatCount(options.context_window) +
+         " tokens (" + std::to_string(percent) + "%); compacted past " +
+         FormatCount(options.compact_threshold) + "\n" +
+         "Tokens used: " + FormatCount(used.input_tokens) + " in, " +
+         FormatCount(used.output_tokens) + " out, " + FormatCount(used.cache_read_tokens) +
+         " read from the cache, " + FormatCount(used.cache_write_tokens) + " written to it\n";
+}
+
 Result<ResumedSession, std::string> ResumeSession(const std::string& id) {
   char buffer[4096];
   const std::string cwd = ::getcwd(buffer, sizeof buffer) != nullptr ? buffer : "";
   auto loaded = agent::LoadSession(agent::DefaultSessionDirectory(), id, cwd);
   if (!loaded) return Err(std::move(loaded.error()));
-  ResumedSession session{loaded->id, std::move(loaded->messages), nullptr, {}};
+  ResumedSession session{loaded->id, std::move(loaded->messages), loaded->usage, nullptr, {}};
   constexpr std::size_t kShown = 5;
   for (std::size_t i = 0; i < loaded->skipped.size() && i < kShown; ++i) {
     session.warnings.push_back("skipped a line it cannot read: " + loaded->skipped[i]);

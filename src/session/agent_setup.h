@@ -38,6 +38,15 @@ agent::ComposedPrompt SystemPromptFor(const HostContext& host, permissions::Mode
 agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model,
                                     std::string system_prompt);
 
+// The one line said when the conversation was compacted:
+// "Context compacted: 152,300 -> 12,400 tokens."
+std::string CompactionLine(const agent::Compaction& compaction);
+
+// The lines of /status about the conversation: how full the context is
+// (`context_tokens` of `window`, and where it compacts), the tokens used.
+std::string ContextStatus(long context_tokens, const agent::AgentOptions& options,
+                          const providers::Usage& used);
+
 // What to do when the provider has no key (one-shot mode and the REPL say
 // the same): which variable to set, or the configuration file.
 std::string MissingKeyMessage(const std::string& provider);
@@ -54,6 +63,7 @@ Result<std::unique_ptr<agent::SessionLog>, std::string> CreateSessionLog(
 struct ResumedSession {
   std::string id;
   std::vector<providers::Message> messages;
+  providers::Usage usage;  // what the session's requests used so far
   std::unique_ptr<agent::SessionLog> log;
   std::vector<std::string> warnings;
 };
