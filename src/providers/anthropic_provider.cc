@@ -5,6 +5,7 @@
 
 #include "providers/json_fields.h"
 #include "providers/stream_request.h"
+#include "providers/wire_cache.h"
 
 namespace ikigai::providers {
 namespace {
@@ -38,46 +39,82 @@ json& AsBlocks(json& content) {
   return content;
 }
 
-json MessagesJson(const TurnRequest& request) {
-  json messages = json::array();
-  // Two user turns in a row (a new prompt after a compaction, or after
-  // results) become one message of blocks: the roles must alternate.
-  const auto add_user = [&messages](json content) {
-    if (!messages.empty() && messages.back()["role"] == "user") {
-      json& blocks = AsBlocks(messages.back()["content"]);
-      for (json& block : AsBlocks(content)) blocks.push_back(std::move(block));
-    } else {
-      messages.push_back({{"role", "user"}, {"content", std::move(content)}});
-    }
-  };
-  for (const Message& m : request.messages) {
-    switch (m.role) {
-      case Role::kUser:
-        add_user(m.text);
-        break;
-      case Role::kAssistant:
-        // The API refuses empty content; an empty turn says nothing anyway.
-        if (m.text.empty() && m.tool_calls.empty()) break;
-        messages.push_back({{"role", "assistant"}, {"content", AssistantContent(m)}});
-        break;
-      case Role::kToolResults: {
-        json blocks = json::array();
-        for (const ToolResult& r : m.tool_results) {
-          blocks.push_back(
-              {{"type", "tool_result"}, {"tool_use_id", r.call_id}, {"content", r.content}});
-        }
-        add_user(std::move(blocks));
-        break;
+std::string Dump(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+json ResultBlocks(const Message& m) {
+  json blocks = json::array();
+  for (const ToolResult& r : m.tool_results) {
+    blocks.push_back({{"type", "tool_result"}, {"tool_use_id", r.call_id}, {"content", r.content}});
+  }
+  return blocks;
+}
+
+// Whether a message is part of a user turn on the wire. Two in a row (a new
+// prompt after a compaction, or after results) become one message of
+// blocks, as the roles must alternate; an empty assistant turn between
+// them (the API refuses empty content) is left out, so it joins them too.
+bool UserSide(const Message& m) {
+  return m.role != Role::kAssistant || (m.text.empty() && m.tool_calls.empty());
+}
+
+// One wire message from `group` (an assistant turn, or a run of user-side
+// messages), with the prompt cache's breakpoint on its last block when it
+// is the latest: the next request then reads all of it from the cache.
+std::string GroupText(std::span<const Message> group, bool breakpoint) {
+  json message;
+  if (group.front().role == Role::kAssistant && !UserSide(group.front())) {
+    message = {{"role", "assistant"}, {"content", AssistantContent(group.front())}};
+  } else {
+    json content = nullptr;
+    for (const Message& m : group) {
+      if (m.role == Role::kAssistant) continue;  // empty
+      json part = m.role == Role::kUser ? json(m.text) : ResultBlocks(m);
+      if (content.is_null()) {
+        content = std::move(part);
+      } else {
+        json& blocks = AsBlocks(content);
+        for (json& block : AsBlocks(part)) blocks.push_back(std::move(block));
       }
     }
+    if (content.is_null()) return {};  // nothing but empty turns
+    message = {{"role", "user"}, {"content", std::move(content)}};
   }
-  // The prompt cache's last breakpoint: the latest message, so that the next
-  // request reads the whole conversation so far from the cache.
-  if (!messages.empty()) {
-    json& blocks = AsBlocks(messages.back()["content"]);
+  if (breakpoint) {
+    json& blocks = AsBlocks(message["content"]);
     if (!blocks.empty()) blocks.back()["cache_control"] = kCacheBreakpoint;
   }
-  return messages;
+  return Dump(message);
+}
+
+// The "messages" array's text, each wire message reused from `cache` where
+// its messages are unchanged.
+std::string MessagesText(const TurnRequest& request, WireCache& cache) {
+  const std::vector<Message>& all = request.messages;
+  std::vector<std::pair<std::size_t, std::size_t>> groups;  // [begin, end)
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t end = i + 1;
+    if (UserSide(all[i])) {
+      while (end < all.size() && UserSide(all[end])) ++end;
+    }
+    groups.emplace_back(i, end);
+    i = end;
+  }
+  std::string text = "[";
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::span<const Message> group(all.data() + groups[g].first,
+                                         groups[g].second - groups[g].first);
+    const bool latest = g + 1 == groups.size();
+    const std::string& piece =
+        cache.Piece(g, group, latest ? 1 : 0, [&] { return GroupText(group, latest); });
+    if (piece.empty()) continue;
+    if (text.size() > 1) text += ',';
+    text += piece;
+  }
+  cache.Keep(groups.size());
+  text += ']';
+  return text;
 }
 
 // Reads the events of one streamed answer into a Turn.
@@ -239,11 +276,8 @@ class Decoder final : public EventDecoder {
 
 }  // namespace
 
-std::string AnthropicRequestBody(const TurnRequest& request) {
-  json body = {{"model", request.model},
-               {"max_tokens", request.max_tokens},
-               {"stream", true},
-               {"messages", MessagesJson(request)}};
+std::string AnthropicRequestBody(const TurnRequest& request, WireCache* cache) {
+  json body = {{"model", request.model}, {"max_tokens", request.max_tokens}, {"stream", true}};
   // Prompt caching: breakpoints after the tools, after the system prompt
   // (which follows them in the cache's order), and on the latest message.
   if (!request.system.empty()) {
@@ -264,7 +298,8 @@ std::string AnthropicRequestBody(const TurnRequest& request) {
     tools.back()["cache_control"] = kCacheBreakpoint;
     body["tools"] = std::move(tools);
   }
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+  WireCache once;
+  return WithMessages(Dump(body), MessagesText(request, cache != nullptr ? *cache : once));
 }
 
 AnthropicProvider::AnthropicProvider(ProviderSettings settings) : settings_(std::move(settings)) {
@@ -280,7 +315,7 @@ Result<Turn, ProviderError> AnthropicProvider::StreamTurn(const TurnRequest& req
   const StreamCall call = StreamCallFor(
       settings_, settings_.base_url + "/v1/messages",
       {"x-api-key: " + settings_.api_key, std::string("anthropic-version: ") + kAnthropicVersion},
-      AnthropicRequestBody(request), "ANTHROPIC_API_KEY");
+      AnthropicRequestBody(request, &wire_), "ANTHROPIC_API_KEY");
   Turn turn;
   Decoder decoder(turn, sink);
   auto streamed = RunStream(http_, call, decoder, sink.on_retry, cancel);

@@ -26,6 +26,7 @@
 
 #include "providers/http_client.h"
 #include "providers/provider.h"
+#include "providers/wire_cache.h"
 
 namespace ikigai::providers {
 
@@ -43,9 +44,11 @@ class AnthropicProvider final : public Provider {
   ProviderSettings settings_;
   std::mutex mutex_;  // one turn at a time on the one connection
   HttpClient http_;
+  WireCache wire_;  // the last request's messages, serialized
 };
 
-// The request body, as JSON text (exposed for tests).
-std::string AnthropicRequestBody(const TurnRequest& request);
+// The request body, as JSON text (exposed for tests). With a cache, the
+// messages serialized for the previous request are reused.
+std::string AnthropicRequestBody(const TurnRequest& request, WireCache* cache = nullptr);
 
 }  // namespace ikigai::providers

@@ -12,12 +12,14 @@ struct ToolCall {
   std::string id;  // the provider's call id, echoed with the result
   std::string name;
   std::string arguments;  // JSON text as the model produced it (may be invalid)
+  bool operator==(const ToolCall&) const = default;
 };
 
 struct ToolResult {
   std::string call_id;
   std::string name;
   std::string content;  // the wrapper JSON the executor produced, as text
+  bool operator==(const ToolResult&) const = default;
 };
 
 enum class Role { kUser, kAssistant, kToolResults };
@@ -32,6 +34,7 @@ struct Message {
   // refuses a conversation whose thought signatures were dropped). Null for
   // the others; another provider ignores it.
   nlohmann::json replay = nullptr;
+  bool operator==(const Message&) const = default;
 };
 
 // A tool as advertised to the model.

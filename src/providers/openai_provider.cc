@@ -6,6 +6,7 @@
 
 #include "providers/json_fields.h"
 #include "providers/stream_request.h"
+#include "providers/wire_cache.h"
 
 namespace ikigai::providers {
 namespace {
@@ -27,32 +28,52 @@ json ToolCallsJson(const std::vector<ToolCall>& calls) {
   return out;
 }
 
-json MessagesJson(const TurnRequest& request) {
-  json messages = json::array();
-  if (!request.system.empty())
-    messages.push_back({{"role", "system"}, {"content", request.system}});
-  for (const Message& m : request.messages) {
-    switch (m.role) {
-      case Role::kUser:
-        messages.push_back({{"role", "user"}, {"content", m.text}});
-        break;
-      case Role::kAssistant: {
-        json message = {{"role", "assistant"}};
-        // With tool calls and no text, content is null, as OpenAI itself sends it.
-        message["content"] = m.text.empty() && !m.tool_calls.empty() ? json(nullptr) : json(m.text);
-        if (!m.tool_calls.empty()) message["tool_calls"] = ToolCallsJson(m.tool_calls);
-        messages.push_back(std::move(message));
-        break;
+std::string Dump(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// One message's wire form: the JSON text of one message, or of several
+// separated by commas (a turn's results are one "tool" message each).
+std::string MessageText(const Message& m) {
+  switch (m.role) {
+    case Role::kUser:
+      return Dump({{"role", "user"}, {"content", m.text}});
+    case Role::kAssistant: {
+      json message = {{"role", "assistant"}};
+      // With tool calls and no text, content is null, as OpenAI itself sends it.
+      message["content"] = m.text.empty() && !m.tool_calls.empty() ? json(nullptr) : json(m.text);
+      if (!m.tool_calls.empty()) message["tool_calls"] = ToolCallsJson(m.tool_calls);
+      return Dump(message);
+    }
+    case Role::kToolResults: {
+      std::string text;
+      for (const ToolResult& r : m.tool_results) {
+        if (!text.empty()) text += ',';
+        text += Dump({{"role", "tool"}, {"tool_call_id", r.call_id}, {"content", r.content}});
       }
-      case Role::kToolResults:
-        for (const ToolResult& r : m.tool_results) {
-          messages.push_back(
-              {{"role", "tool"}, {"tool_call_id", r.call_id}, {"content", r.content}});
-        }
-        break;
+      return text;
     }
   }
-  return messages;
+  return {};
+}
+
+// The "messages" array's text: the system prompt, then each message's
+// piece, reused from `cache` where unchanged.
+std::string MessagesText(const TurnRequest& request, WireCache& cache) {
+  std::string text = "[";
+  const auto add = [&text](const std::string& piece) {
+    if (piece.empty()) return;
+    if (text.size() > 1) text += ',';
+    text += piece;
+  };
+  if (!request.system.empty()) add(Dump({{"role", "system"}, {"content", request.system}}));
+  for (std::size_t i = 0; i < request.messages.size(); ++i) {
+    const Message& m = request.messages[i];
+    add(cache.Piece(i, std::span(&m, 1), 0, [&m] { return MessageText(m); }));
+  }
+  cache.Keep(request.messages.size());
+  text += ']';
+  return text;
 }
 
 // Reads the chunks of one streamed answer into a Turn.
@@ -174,11 +195,9 @@ bool IsReasoningModel(std::string_view model) {
          (model.size() == 2 || model[2] == '-');
 }
 
-std::string OpenAiRequestBody(const TurnRequest& request) {
-  json body = {{"model", request.model},
-               {"stream", true},
-               {"stream_options", {{"include_usage", true}}},
-               {"messages", MessagesJson(request)}};
+std::string OpenAiRequestBody(const TurnRequest& request, WireCache* cache) {
+  json body = {
+      {"model", request.model}, {"stream", true}, {"stream_options", {{"include_usage", true}}}};
   // Reasoning models refuse max_tokens; their limit covers the reasoning too.
   if (IsReasoningModel(request.model)) {
     body["max_completion_tokens"] = request.max_tokens;
@@ -200,7 +219,8 @@ std::string OpenAiRequestBody(const TurnRequest& request) {
     }
     body["tools"] = std::move(tools);
   }
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+  WireCache once;
+  return WithMessages(Dump(body), MessagesText(request, cache != nullptr ? *cache : once));
 }
 
 OpenAiProvider::OpenAiProvider(ProviderSettings settings) : settings_(std::move(settings)) {
@@ -218,7 +238,7 @@ Result<Turn, ProviderError> OpenAiProvider::StreamTurn(const TurnRequest& reques
   }
   const StreamCall call = StreamCallFor(settings_, settings_.base_url + "/chat/completions",
                                         {"Authorization: Bearer " + settings_.api_key},
-                                        OpenAiRequestBody(request), "OPENAI_API_KEY");
+                                        OpenAiRequestBody(request, &wire_), "OPENAI_API_KEY");
   Turn turn;
   Decoder decoder(turn, sink);
   auto streamed = RunStream(http_, call, decoder, sink.on_retry, cancel);

@@ -22,6 +22,7 @@
 
 #include "providers/http_client.h"
 #include "providers/provider.h"
+#include "providers/wire_cache.h"
 
 namespace ikigai::providers {
 
@@ -38,10 +39,12 @@ class OpenAiProvider final : public Provider {
   ProviderSettings settings_;
   std::mutex mutex_;  // one turn at a time on the one connection
   HttpClient http_;
+  WireCache wire_;  // the last request's messages, serialized
 };
 
-// The request body, as JSON text (exposed for tests).
-std::string OpenAiRequestBody(const TurnRequest& request);
+// The request body, as JSON text (exposed for tests). With a cache, the
+// messages serialized for the previous request are reused.
+std::string OpenAiRequestBody(const TurnRequest& request, WireCache* cache = nullptr);
 
 // Whether `model` names one of OpenAI's reasoning models.
 bool IsReasoningModel(std::string_view model);
