@@ -4,8 +4,9 @@
 BUILD_DIR ?= build
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 10
 
-.PHONY: all deps build run test test-sanitize bench format clean
+.PHONY: all deps build run test test-sanitize fuzz bench format clean
 
 all: build
 
@@ -27,6 +28,11 @@ test-sanitize:
 	$(MAKE) test BUILD_DIR=build-sanitize \
 	  CMAKE_FLAGS="-DIKIGAI_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
 
+# The libFuzzer targets of fuzz/ (clang), each run FUZZ_SECONDS on a copy of
+# its seeds; fails on a crash, leak or sanitizer report (scripts/fuzz.sh).
+fuzz: deps
+	JOBS=$(JOBS) scripts/fuzz.sh $(FUZZ_SECONDS)
+
 bench: build
 	bench/run-all.sh $(BUILD_DIR)
 
@@ -34,4 +40,4 @@ format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')
 
 clean:
-	rm -rf build build-sanitize
+	rm -rf build build-sanitize build-fuzz

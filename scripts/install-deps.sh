@@ -11,6 +11,7 @@ packages=(
   libcurl4-openssl-dev libedit-dev
   # tests
   googletest libgtest-dev libgmock-dev
+  clang-14 libclang-rt-14-dev  # make fuzz: libFuzzer and the sanitizers' runtimes
   python3 jq util-linux procps
 )
 # The tests' LLM API emulator (aimock, package.json) runs on Node.js >= 20;
