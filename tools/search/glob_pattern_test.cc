@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
+
 namespace ikigai::search {
 namespace {
 
@@ -116,6 +119,24 @@ TEST(GlobPattern, BaseNameOnlyPatterns) {
 TEST(GlobPattern, PathologicalStarsStayFast) {
   const GlobPattern g = Glob("*a*a*a*a*a*a*a*a*b");
   EXPECT_FALSE(g.Matches(std::string(5000, 'a')));
+}
+
+// Found by fuzz/glob_pattern_fuzz.cc (a timeout): with several `**`,
+// trying each split of the path between them in turn took time exponential
+// in their number; ten `**` against an 80-part path never finished.
+TEST(GlobPattern, ManyGlobstarsStayFast) {
+  std::string pattern, path;
+  for (int i = 0; i < 10; ++i) pattern += "**/a/";
+  pattern += "b";
+  for (int i = 0; i < 80; ++i) path += "a/";
+  const GlobPattern g = Glob(pattern);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(g.Matches(path + "c"));
+  EXPECT_TRUE(g.Matches(path + "b"));
+  EXPECT_TRUE(g.CouldMatchBelow(path));
+  EXPECT_FALSE(Glob("a/**/b/**").Matches("a/b"));  // a trailing `**` takes a part
+  EXPECT_TRUE(Glob("a/**/b/**").Matches("a/x/b/c"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
 }
 
 }  // namespace
