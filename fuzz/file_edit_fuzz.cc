@@ -47,8 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (const auto candidates = error.extra.find("candidates"); candidates != error.extra.end()) {
       for (const auto& candidate : *candidates) {
+        // Cut at kCandidateTextBytes, and "..." marks the cut.
         const std::string text = candidate.at("text").get<std::string>();
-        FUZZ_CHECK(text.size() <= file_edit::kCandidateTextBytes);
+        FUZZ_CHECK(ikigai::utf8::IsValid(text));
+        FUZZ_CHECK(text.size() <= file_edit::kCandidateTextBytes + 3);
       }
     }
     return 0;
