@@ -1,6 +1,7 @@
 #include "search/glob_pattern.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "base/utf8.h"
@@ -235,7 +236,7 @@ bool GlobPattern::SegmentMatches(const Segment& segment, std::string_view name) 
 // set of states is checked per part, so a pattern with several `**` costs
 // parts x segments, where trying each split in turn (backtracking) grew
 // exponentially with the number of `**` (found by fuzz/glob_pattern_fuzz.cc).
-void GlobPattern::Add(std::vector<char>& states, std::size_t s) const {
+void GlobPattern::Add(std::span<char> states, std::size_t s) const {
   while (s <= segments_.size() && !states[s]) {
     states[s] = 1;
     // A leading or middle `**` may match zero parts.
@@ -244,7 +245,7 @@ void GlobPattern::Add(std::vector<char>& states, std::size_t s) const {
   }
 }
 
-bool GlobPattern::Step(const std::vector<char>& states, std::vector<char>& next,
+bool GlobPattern::Step(std::span<const char> states, std::span<char> next,
                        std::string_view part) const {
   std::fill(next.begin(), next.end(), 0);
   bool any = false;
@@ -265,26 +266,45 @@ bool GlobPattern::Step(const std::vector<char>& states, std::vector<char>& next,
   return any;
 }
 
-bool GlobPattern::Matches(std::string_view path) const {
-  std::vector<char> states(segments_.size() + 1, 0), next(segments_.size() + 1, 0);
-  Add(states, 0);
-  for (std::string_view part : SplitPath(path)) {
-    if (!Step(states, next, part)) return false;
-    states.swap(next);
+// Runs the NFA over the parts of `path`; returns the states left (empty
+// when none is), in `small` when it is large enough (no allocation for the
+// patterns people write: this runs for every entry of a walk).
+std::span<const char> GlobPattern::Run(std::string_view path, std::span<char> small,
+                                       std::vector<char>& large) const {
+  const std::size_t n = segments_.size() + 1;
+  std::span<char> buffer = small;
+  if (2 * n > small.size()) {
+    large.resize(2 * n);
+    buffer = large;
   }
-  return states[segments_.size()] != 0;
+  std::span<char> states = buffer.subspan(0, n), next = buffer.subspan(n, n);
+  std::fill(states.begin(), states.end(), 0);
+  Add(states, 0);
+  while (!path.empty()) {
+    const std::size_t slash = path.find('/');
+    const std::string_view part = path.substr(0, slash);
+    path.remove_prefix(slash == std::string_view::npos ? path.size() : slash + 1);
+    if (part.empty()) continue;
+    if (!Step(states, next, part)) return {};
+    std::swap(states, next);
+  }
+  return states;
+}
+
+bool GlobPattern::Matches(std::string_view path) const {
+  std::array<char, 64> small;
+  std::vector<char> large;
+  const std::span<const char> states = Run(path, small, large);
+  return !states.empty() && states.back() != 0;
 }
 
 bool GlobPattern::CouldMatchBelow(std::string_view dir) const {
   // Anything left of the pattern after the directory's parts could match an
   // entry below.
-  std::vector<char> states(segments_.size() + 1, 0), next(segments_.size() + 1, 0);
-  Add(states, 0);
-  for (std::string_view part : SplitPath(dir)) {
-    if (!Step(states, next, part)) return false;
-    states.swap(next);
-  }
-  return std::find(states.begin(), states.end() - 1, 1) != states.end() - 1;
+  std::array<char, 64> small;
+  std::vector<char> large;
+  const std::span<const char> states = Run(dir, small, large);
+  return !states.empty() && std::find(states.begin(), states.end() - 1, 1) != states.end() - 1;
 }
 
 }  // namespace ikigai::search

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,9 +64,12 @@ class GlobPattern {
   GlobPattern() = default;
   // The NFA over path parts (glob_pattern.cc): Add puts state `s` in
   // `states` with the states it reaches without a part; Step fills `next`
-  // from `states` and one part, and says whether any state is left.
-  void Add(std::vector<char>& states, std::size_t s) const;
-  bool Step(const std::vector<char>& states, std::vector<char>& next, std::string_view part) const;
+  // from `states` and one part, and says whether any state is left; Run
+  // gives the states after a whole path.
+  void Add(std::span<char> states, std::size_t s) const;
+  bool Step(std::span<const char> states, std::span<char> next, std::string_view part) const;
+  std::span<const char> Run(std::string_view path, std::span<char> small,
+                            std::vector<char>& large) const;
   bool SegmentMatches(const Segment& segment, std::string_view name) const;
   bool Hidden(std::string_view name) const {
     return options_.dot_is_special && !name.empty() && name[0] == '.';
