@@ -6,8 +6,9 @@ BUILD_DIR ?= build
 PACKAGE_DIR ?= build-package
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 10
 
-.PHONY: all deps build run test test-sanitize package bench format clean
+.PHONY: all deps build run test test-sanitize package fuzz bench format clean
 
 all: build
 
@@ -40,6 +41,11 @@ package: deps
 	cd $(PACKAGE_DIR) && cpack -G DEB
 	@realpath $(PACKAGE_DIR)/ikigai_*.deb
 
+# The libFuzzer targets of fuzz/ (clang), each run FUZZ_SECONDS on a copy of
+# its seeds; fails on a crash, leak or sanitizer report (scripts/fuzz.sh).
+fuzz: deps
+	JOBS=$(JOBS) scripts/fuzz.sh $(FUZZ_SECONDS)
+
 bench: build
 	bench/run-all.sh $(BUILD_DIR)
 
@@ -47,4 +53,4 @@ format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')
 
 clean:
-	rm -rf build build-sanitize $(PACKAGE_DIR)
+	rm -rf build build-sanitize build-fuzz $(PACKAGE_DIR)

@@ -13,6 +13,7 @@ packages=(
   dpkg-dev
   # tests (groff-base: the man page is rendered with warnings as errors)
   googletest libgtest-dev libgmock-dev
+  clang-14 libclang-rt-14-dev  # make fuzz: libFuzzer and the sanitizers' runtimes
   python3 jq util-linux procps groff-base
 )
 # The tests' LLM API emulator (aimock, package.json) runs on Node.js >= 20;

@@ -192,14 +192,21 @@ Result<Message, std::string> MessageFromJson(const nlohmann::json& j) {
   } else if (problem.empty()) {
     problem = "unknown role '" + role + "'";
   }
-  message.text = text_at(j, "text");
-  for (const nlohmann::json* call : objects_at(j, "tool_calls")) {
-    message.tool_calls.push_back(
-        {text_at(*call, "id"), text_at(*call, "name"), text_at(*call, "arguments")});
+  // Only the fields of the message's role (providers/conversation.h), the
+  // ones MessageToJson writes for it: a user line's "tool_calls" or an
+  // assistant line's "results" (never written by ikigai) are not read.
+  if (message.role != Role::kToolResults) message.text = text_at(j, "text");
+  if (message.role == Role::kAssistant) {
+    for (const nlohmann::json* call : objects_at(j, "tool_calls")) {
+      message.tool_calls.push_back(
+          {text_at(*call, "id"), text_at(*call, "name"), text_at(*call, "arguments")});
+    }
   }
-  for (const nlohmann::json* result : objects_at(j, "results")) {
-    message.tool_results.push_back(
-        {text_at(*result, "call_id"), text_at(*result, "name"), text_at(*result, "content")});
+  if (message.role == Role::kToolResults) {
+    for (const nlohmann::json* result : objects_at(j, "results")) {
+      message.tool_results.push_back(
+          {text_at(*result, "call_id"), text_at(*result, "name"), text_at(*result, "content")});
+    }
   }
   if (auto replay = j.find("replay"); replay != j.end() && !replay->is_null()) {
     if (replay->is_object()) {

@@ -263,6 +263,31 @@ TEST(SessionLogTest, FieldsOfTheWrongTypeAreSkippedNeverThrown) {
       << loaded->skipped[0];
 }
 
+// Found by fuzz/session_log_fuzz.cc: a user line with "results" loaded as a
+// user message holding tool results (conversation.h: tool results belong
+// to kToolResults only, tool calls to kAssistant only), which a write and
+// a read dropped. Each role reads its own fields only.
+TEST(SessionLogTest, FieldsOfAnotherRoleAreNotRead) {
+  const json call = {{"id", "c1"}, {"name", "bash"}, {"arguments", "{}"}};
+  const json result = {{"call_id", "c1"}, {"name", "bash"}, {"content", "{}"}};
+  for (const char* role : {"user", "assistant", "tool_results"}) {
+    SCOPED_TRACE(role);
+    const json line = {{"type", "message"},
+                       {"role", role},
+                       {"text", "hello"},
+                       {"tool_calls", json::array({call})},
+                       {"results", json::array({result})}};
+    auto message = MessageFromJson(line);
+    ASSERT_TRUE(message) << message.error();
+    EXPECT_EQ(message->text, message->role == Role::kToolResults ? "" : "hello");
+    EXPECT_EQ(message->tool_calls.size(), message->role == Role::kAssistant ? 1u : 0u);
+    EXPECT_EQ(message->tool_results.size(), message->role == Role::kToolResults ? 1u : 0u);
+    auto again = MessageFromJson(MessageToJson(*message));
+    ASSERT_TRUE(again) << again.error();
+    ExpectSameMessages({*again}, {*message});
+  }
+}
+
 // Every line of a real log, mutated byte by byte (seeded, so repeatable):
 // loading never throws and never crashes.
 TEST(SessionLogTest, MutatedLogsNeverThrow) {

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -69,10 +70,17 @@ Result<BoundedFile, std::string> ReadBoundedFile(const std::string& path,
   file.exists = true;
   file.size = static_cast<std::size_t>(info.st_size);
   // Read one byte past the cap to learn whether there is more, whatever
-  // st_size said (a file may grow while it is read).
-  file.text.resize(options.max_bytes + 1);
+  // st_size said (a file may grow while it is read). The buffer starts at
+  // the file's size, not at the cap (a 1 MB cap zeroed for a 100-byte
+  // config file), and grows if the file does.
+  const std::size_t limit = options.max_bytes + 1;
+  file.text.resize(std::min(limit, file.size + 1));
   std::size_t got = 0;
-  while (got < file.text.size()) {
+  for (;;) {
+    if (got == file.text.size()) {
+      if (got == limit) break;
+      file.text.resize(std::min(limit, std::max<std::size_t>(2 * got, 4096)));
+    }
     const ssize_t n = ::read(fd.get(), file.text.data() + got, file.text.size() - got);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Err(path + ": cannot read: " + std::strerror(errno));

@@ -12,8 +12,11 @@
 
 namespace ikigai {
 
+// A constructor rather than an aggregate: clang before 16 has no
+// parenthesized aggregate initialization, which Err(text) would need.
 template <typename E>
 struct Err {
+  explicit Err(E e) : error(std::move(e)) {}
   E error;
 };
 template <typename E>

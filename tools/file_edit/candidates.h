@@ -18,7 +18,8 @@ namespace ikigai::file_edit {
 
 struct Candidate {
   std::size_t line;  // 1-based
-  std::string text;  // the line as in the file, valid UTF-8, cut to kCandidateTextBytes
+  std::string text;  // the line as in the file, valid UTF-8; a longer one is cut
+                     // to kCandidateTextBytes and "..." added
   double score;      // 0..1
 };
 

@@ -1,5 +1,7 @@
 #include "search/glob_pattern.h"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "base/utf8.h"
@@ -229,56 +231,80 @@ bool GlobPattern::SegmentMatches(const Segment& segment, std::string_view name) 
   return MatchTokens(segment.tokens, name);
 }
 
-bool GlobPattern::MatchFrom(std::size_t seg, const std::vector<std::string_view>& parts,
-                            std::size_t part) const {
-  if (seg == segments_.size()) return part == parts.size();
-  const Segment& segment = segments_[seg];
-  if (!segment.globstar) {
-    return part < parts.size() && SegmentMatches(segment, parts[part]) &&
-           MatchFrom(seg + 1, parts, part + 1);
-  }
-  const bool trailing = seg + 1 == segments_.size();
-  // `**` takes parts one by one (never a hidden one when dots are special);
-  // a trailing `**` must take at least one.
-  for (std::size_t k = part;; ++k) {
-    if ((!trailing || k > part) && MatchFrom(seg + 1, parts, k)) return true;
-    if (k == parts.size() || Hidden(parts[k])) return false;
+// The pattern runs as an NFA over the path's parts: state s means segments
+// s.. are still to match, and segments_.size() that all have matched. A
+// set of states is checked per part, so a pattern with several `**` costs
+// parts x segments, where trying each split in turn (backtracking) grew
+// exponentially with the number of `**` (found by fuzz/glob_pattern_fuzz.cc).
+void GlobPattern::Add(std::span<char> states, std::size_t s) const {
+  while (s <= segments_.size() && !states[s]) {
+    states[s] = 1;
+    // A leading or middle `**` may match zero parts.
+    if (s == segments_.size() || !segments_[s].globstar || s + 1 == segments_.size()) return;
+    ++s;
   }
 }
 
-bool GlobPattern::Matches(std::string_view path) const { return MatchFrom(0, SplitPath(path), 0); }
-
-bool GlobPattern::CouldMatchBelow(std::string_view dir) const {
-  // Run the pattern as an NFA over the directory's parts; anything left of
-  // the pattern afterwards could match an entry below.
-  std::vector<bool> states(segments_.size() + 1, false);
-  auto add = [&](std::size_t s, auto&& self) -> void {
-    if (s > segments_.size() || states[s]) return;
-    states[s] = true;
-    // A leading or middle `**` may match zero parts.
-    if (s < segments_.size() && segments_[s].globstar && s + 1 < segments_.size())
-      self(s + 1, self);
-  };
-  add(0, add);
-  for (std::string_view part : SplitPath(dir)) {
-    std::vector<bool> current(segments_.size() + 1, false);
-    current.swap(states);
-    for (std::size_t s = 0; s < segments_.size(); ++s) {
-      if (!current[s]) continue;
-      if (segments_[s].globstar) {
-        if (!Hidden(part)) {
-          add(s, add);
-          add(s + 1, add);
-        }
-      } else if (SegmentMatches(segments_[s], part)) {
-        add(s + 1, add);
-      }
+bool GlobPattern::Step(std::span<const char> states, std::span<char> next,
+                       std::string_view part) const {
+  std::fill(next.begin(), next.end(), 0);
+  bool any = false;
+  for (std::size_t s = 0; s < segments_.size(); ++s) {
+    if (!states[s]) continue;
+    if (segments_[s].globstar) {
+      // `**` takes parts one by one (never a hidden one when dots are
+      // special); a trailing `**` must take at least one.
+      if (Hidden(part)) continue;
+      Add(next, s);
+      Add(next, s + 1);
+      any = true;
+    } else if (SegmentMatches(segments_[s], part)) {
+      Add(next, s + 1);
+      any = true;
     }
   }
-  for (std::size_t s = 0; s < segments_.size(); ++s) {
-    if (states[s]) return true;
+  return any;
+}
+
+// Runs the NFA over the parts of `path`; returns the states left (empty
+// when none is), in `small` when it is large enough (no allocation for the
+// patterns people write: this runs for every entry of a walk).
+std::span<const char> GlobPattern::Run(std::string_view path, std::span<char> small,
+                                       std::vector<char>& large) const {
+  const std::size_t n = segments_.size() + 1;
+  std::span<char> buffer = small;
+  if (2 * n > small.size()) {
+    large.resize(2 * n);
+    buffer = large;
   }
-  return false;
+  std::span<char> states = buffer.subspan(0, n), next = buffer.subspan(n, n);
+  std::fill(states.begin(), states.end(), 0);
+  Add(states, 0);
+  while (!path.empty()) {
+    const std::size_t slash = path.find('/');
+    const std::string_view part = path.substr(0, slash);
+    path.remove_prefix(slash == std::string_view::npos ? path.size() : slash + 1);
+    if (part.empty()) continue;
+    if (!Step(states, next, part)) return {};
+    std::swap(states, next);
+  }
+  return states;
+}
+
+bool GlobPattern::Matches(std::string_view path) const {
+  std::array<char, 64> small;
+  std::vector<char> large;
+  const std::span<const char> states = Run(path, small, large);
+  return !states.empty() && states.back() != 0;
+}
+
+bool GlobPattern::CouldMatchBelow(std::string_view dir) const {
+  // Anything left of the pattern after the directory's parts could match an
+  // entry below.
+  std::array<char, 64> small;
+  std::vector<char> large;
+  const std::span<const char> states = Run(dir, small, large);
+  return !states.empty() && std::find(states.begin(), states.end() - 1, 1) != states.end() - 1;
 }
 
 }  // namespace ikigai::search

@@ -10,10 +10,13 @@
 // `**/*.c` does not look inside `.git`-like hidden directories; a pattern
 // names hidden entries by spelling the dot (`.github/**/*.yml`).
 // Matching is backtracking-free per segment (the classic star-pointer
-// algorithm), so it is linear-ish in the name length.
+// algorithm), so it is linear-ish in the name length, and across segments
+// a set of states is kept per part, so a path costs parts x segments
+// however many `**` the pattern has.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,8 +62,14 @@ class GlobPattern {
     std::vector<Token> tokens;
   };
   GlobPattern() = default;
-  bool MatchFrom(std::size_t seg, const std::vector<std::string_view>& parts,
-                 std::size_t part) const;
+  // The NFA over path parts (glob_pattern.cc): Add puts state `s` in
+  // `states` with the states it reaches without a part; Step fills `next`
+  // from `states` and one part, and says whether any state is left; Run
+  // gives the states after a whole path.
+  void Add(std::span<char> states, std::size_t s) const;
+  bool Step(std::span<const char> states, std::span<char> next, std::string_view part) const;
+  std::span<const char> Run(std::string_view path, std::span<char> small,
+                            std::vector<char>& large) const;
   bool SegmentMatches(const Segment& segment, std::string_view name) const;
   bool Hidden(std::string_view name) const {
     return options_.dot_is_special && !name.empty() && name[0] == '.';

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
+
 namespace ikigai::search {
 namespace {
 
@@ -116,6 +119,27 @@ TEST(GlobPattern, BaseNameOnlyPatterns) {
 TEST(GlobPattern, PathologicalStarsStayFast) {
   const GlobPattern g = Glob("*a*a*a*a*a*a*a*a*b");
   EXPECT_FALSE(g.Matches(std::string(5000, 'a')));
+}
+
+// Found by fuzz/glob_pattern_fuzz.cc (a timeout): with several `**`,
+// trying each split of the path between them in turn took time exponential
+// in their number; ten `**` against an 80-part path never finished.
+TEST(GlobPattern, ManyGlobstarsStayFast) {
+  std::string path;
+  for (int i = 0; i < 80; ++i) path += "a/";
+  const auto start = std::chrono::steady_clock::now();
+  for (int globstars : {10, 40}) {  // 40: more segments than the matcher's inline buffer
+    std::string pattern;
+    for (int i = 0; i < globstars; ++i) pattern += "**/a/";
+    const GlobPattern g = Glob(pattern + "b");
+    EXPECT_FALSE(g.Matches(path + "c")) << globstars;
+    EXPECT_TRUE(g.Matches(path + "b")) << globstars;
+    EXPECT_TRUE(g.CouldMatchBelow(path)) << globstars;
+    EXPECT_FALSE(g.CouldMatchBelow("a/.git")) << globstars;  // `**` skips hidden names
+  }
+  EXPECT_FALSE(Glob("a/**/b/**").Matches("a/b"));  // a trailing `**` takes a part
+  EXPECT_TRUE(Glob("a/**/b/**").Matches("a/x/b/c"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #include "toolkit/args.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <vector>
 
 #include "toolkit/error_codes.h"
 
@@ -48,6 +50,35 @@ std::string Article(std::string_view type) {
   return std::string(vowel ? "an " : "a ") + std::string(type);
 }
 
+// A parameter's declared "type": one name or, as JSON Schema allows, a list
+// of names (["string", "null"]). Empty: not checked (absent, or neither).
+std::vector<std::string> DeclaredTypes(const Json& spec) {
+  std::vector<std::string> types;
+  const auto it = spec.find("type");
+  if (it == spec.end()) return types;
+  if (it->is_string()) types.push_back(it->get<std::string>());
+  if (it->is_array()) {
+    for (const Json& type : *it) {
+      if (type.is_string()) types.push_back(type.get<std::string>());
+    }
+  }
+  return types;
+}
+
+// Whether `spec` declares exactly `type` (a typed accessor needs that: with
+// a list the value may be of another type).
+bool DeclaresOnly(const Json& spec, std::string_view type) {
+  const auto it = spec.find("type");
+  return it != spec.end() && it->is_string() && it->get_ref<const std::string&>() == type;
+}
+
+// "a string", "a string or an integer".
+std::string Described(const std::vector<std::string>& types) {
+  std::string text;
+  for (const std::string& type : types) text += (text.empty() ? "" : " or ") + Article(type);
+  return text;
+}
+
 ToolError Invalid(std::string message) { return {code::kInvalidArg, std::move(message)}; }
 
 }  // namespace
@@ -84,9 +115,11 @@ Result<Args, ToolError> Args::Parse(std::string_view input, const Json& paramete
   for (const auto& [key, spec] : properties.items()) {
     auto it = values.find(key);
     if (it == values.end() || it->is_null()) continue;  // null means "not given"
-    const std::string type = spec.value("type", "");
-    if (!HasType(*it, type)) {
-      return Err(Invalid("Parameter '" + key + "' must be " + Article(type) + ", got " +
+    const std::vector<std::string> types = DeclaredTypes(spec);
+    if (!types.empty() && std::none_of(types.begin(), types.end(), [&](const std::string& type) {
+          return HasType(*it, type);
+        })) {
+      return Err(Invalid("Parameter '" + key + "' must be " + Described(types) + ", got " +
                          std::string(TypeName(*it)) + "."));
     }
   }
@@ -96,7 +129,7 @@ Result<Args, ToolError> Args::Parse(std::string_view input, const Json& paramete
 const Json* Args::Find(std::string_view name, std::string_view type) const {
   const Json& properties = parameters_->at("properties");
   auto spec = properties.find(name);
-  if (spec == properties.end() || spec->value("type", "") != type) {
+  if (spec == properties.end() || !DeclaresOnly(*spec, type)) {
     Bug("parameter not declared as " + std::string(type), name);
   }
   auto it = values_.find(name);

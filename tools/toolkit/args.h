@@ -3,9 +3,10 @@
 // Args::Parse validates the input once, up front, against the "parameters"
 // JSON Schema the tool prints for --schema: the input must be an object,
 // every required parameter present, every declared parameter of its
-// declared type. Each violation is an INVALID_ARG error naming the
-// parameter. After that, the accessors cannot fail: asking for an
-// undeclared parameter or the wrong type is a bug in the tool and aborts.
+// declared type (one of them, for a list of types). Each violation is an
+// INVALID_ARG error naming the parameter. After that, the accessors cannot
+// fail: asking for an undeclared parameter or the wrong type is a bug in
+// the tool and aborts.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,10 @@ namespace ikigai::toolkit {
 class Args {
  public:
   // `input` is the raw stdin text; `parameters` the schema's "parameters".
+  // Args keeps a pointer to `parameters`, which must outlive it: a
+  // temporary (say, an nlohmann::json converted on the way) is refused.
   static Result<Args, ToolError> Parse(std::string_view input, const Json& parameters);
+  static Result<Args, ToolError> Parse(std::string_view input, Json&& parameters) = delete;
 
   const std::string& String(std::string_view name) const;  // required
   std::optional<std::string> OptionalString(std::string_view name) const;

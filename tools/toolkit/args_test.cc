@@ -70,5 +70,27 @@ TEST(Args, InvalidUtf8InInputIsAJsonError) {
   EXPECT_NE(ErrorOf("{\"path\": \"\xFF\"}").find("not valid JSON"), std::string::npos);
 }
 
+// Found by fuzz/args_fuzz.cc: a "type" that is not a string (a JSON Schema
+// list of types, or a mistake) threw nlohmann's type_error out of Parse and
+// crashed the tool. A list allows each of its types; anything else is not
+// checked.
+TEST(Args, TypeListsAndOddTypesAreCheckedWithoutThrowing) {
+  const Json parameters = Json::parse(R"({
+    "type": "object",
+    "properties": {
+      "name": {"type": ["string", "integer"]},
+      "odd": {"type": 5},
+      "empty": {"type": []}
+    },
+    "required": []
+  })");
+  EXPECT_TRUE(Args::Parse(R"({"name": "x", "odd": true, "empty": 1})", parameters).ok());
+  EXPECT_TRUE(Args::Parse(R"({"name": 3})", parameters).ok());
+  auto args = Args::Parse(R"({"name": true})", parameters);
+  ASSERT_FALSE(args.ok());
+  EXPECT_EQ(args.error().message,
+            "Parameter 'name' must be a string or an integer, got a boolean.");
+}
+
 }  // namespace
 }  // namespace ikigai::toolkit

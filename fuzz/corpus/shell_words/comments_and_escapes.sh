@@ -1,0 +1,3 @@
+ls # $(rm x)
+echo \$(not) '$(nor)' "\$(neither)"\
+next line

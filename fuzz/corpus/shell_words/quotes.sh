@@ -1,0 +1,1 @@
+echo 'single $HOME' "double $HOME \"q\"" $'ansi\x41\n\u00e9' back\ slash

@@ -1,0 +1,1 @@
+make 2>&1 | tee build.log; cmd >out.txt 2>>err.txt &>all.txt <>rw.txt 3>&- >|clobber <<<"here string"

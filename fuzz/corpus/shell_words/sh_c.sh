@@ -1,0 +1,1 @@
+bash -c 'timeout 5 nice -n 10 env FOO=1 rm -rf "/"' 

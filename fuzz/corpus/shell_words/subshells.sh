@@ -1,0 +1,1 @@
+(cd /tmp && ls) || { echo failed; exit 1; }; if true; then echo yes; fi; for f in *.cc; do wc -l "$f"; done

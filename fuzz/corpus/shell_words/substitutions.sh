@@ -1,0 +1,1 @@
+echo "$(git rev-parse HEAD)" `date +%s` $((1 + 2)) $[3*4] <(ls) >(cat) ${x:-$(pwd)}
