@@ -111,7 +111,7 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
     outcome.usage += turn->usage;
     if (log_ != nullptr) log_->Append(UsageToJson(turn->usage));
     outcome.text = turn->text;
-    Record({Role::kAssistant, turn->text, turn->tool_calls, {}});
+    Record({Role::kAssistant, turn->text, turn->tool_calls, {}, std::move(turn->replay)});
     if (turn->tool_calls.empty()) return outcome;
 
     // Every call gets a result, even when cancelled, so the conversation
