@@ -747,7 +747,7 @@ TEST(OneShotConfigTest, MistakesExitTwoNamingTheFileAndTheKey) {
       << bad_value.err;
 
   WriteFile(project + "/.ikigai/config.json", "{}");
-  WriteFile(home / ".ikigai/config.json", R"({"provider": "gemini"})");
+  WriteFile(home / ".ikigai/config.json", R"({"provider": "mistral"})");
   auto bad_provider = run({"-p", "hello"});
   EXPECT_EQ(bad_provider.exit_code, 2);
   EXPECT_NE(bad_provider.err.find(home / ".ikigai/config.json: provider: "), std::string::npos)
@@ -761,9 +761,10 @@ TEST(OneShotConfigTest, MistakesExitTwoNamingTheFileAndTheKey) {
       << unknown_key.err;
 
   WriteFile(home / ".ikigai/config.json", "{}");
-  auto bad_flag = run({"--provider", "gemini", "-p", "hello"});
+  auto bad_flag = run({"--provider", "mistral", "-p", "hello"});
   EXPECT_EQ(bad_flag.exit_code, 2);
-  EXPECT_NE(bad_flag.err.find("--provider gemini: must be openai or anthropic"), std::string::npos)
+  EXPECT_NE(bad_flag.err.find("--provider mistral: must be openai, anthropic or gemini"),
+            std::string::npos)
       << bad_flag.err;
 
   auto bad_output = run({"--output", "yaml", "-p", "hello"});
