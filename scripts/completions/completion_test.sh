@@ -57,7 +57,7 @@ expect "ask auto auto-edit read-only unrestricted" ikigai --permissions ""
 expect "auto auto-edit" ikigai --permissions au
 expect "auto auto-edit" ikigai --permissions = au
 expect "ask auto auto-edit read-only unrestricted" ikigai -p hello --permissions =
-expect "anthropic openai" ikigai --provider ""
+expect "anthropic gemini openai" ikigai --provider ""
 expect "json" ikigai -p hi --output j
 expect "" ikigai --model ""
 expect "" ikigai -p ""

@@ -54,7 +54,7 @@ _ikigai() {
       mapfile -t COMPREPLY < <(compgen -W "read-only ask auto-edit auto unrestricted" -- "$cur")
       return 0 ;;
     --provider)
-      mapfile -t COMPREPLY < <(compgen -W "openai anthropic" -- "$cur")
+      mapfile -t COMPREPLY < <(compgen -W "openai anthropic gemini" -- "$cur")
       return 0 ;;
     --output)
       mapfile -t COMPREPLY < <(compgen -W "text json" -- "$cur")

@@ -61,7 +61,8 @@ int Run(int argc, char** argv) {
                      "One-shot: answer PROMPT (or the prompt read from stdin when it is - or "
                      "missing), then exit")
           ->expected(0, 1);
-  app.add_option("--provider", provider, "openai or anthropic (default: from the configuration)");
+  app.add_option("--provider", provider,
+                 "openai, anthropic or gemini (default: from the configuration)");
   app.add_option("--model", model, "The model's name (default: from the configuration)");
   app.add_option("--output", output, "text (streamed) or json (one object at the end)")
       ->check(CLI::IsMember({"text", "json"}));

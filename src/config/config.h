@@ -20,12 +20,14 @@ namespace ikigai::config {
 
 // The agent's settings (DECISIONS §5).
 struct AgentConfig {
-  std::string provider;  // "openai" | "anthropic"; empty: chosen by which key is set
+  std::string provider;  // "openai" | "anthropic" | "gemini"; empty: chosen by which key is set
   std::string model;     // empty: the provider's default
   std::string openai_base_url = "https://api.openai.com/v1";
   std::string openai_api_key;
   std::string anthropic_base_url = "https://api.anthropic.com";
   std::string anthropic_api_key;
+  std::string gemini_base_url = "https://generativelanguage.googleapis.com";
+  std::string gemini_api_key;
   int max_rounds = 50;
   int max_tokens = 8192;
   std::string system_prompt;  // empty: ikigai's default

@@ -139,8 +139,8 @@ TEST_F(ConfigTest, UnknownKeyNamesFileAndKey) {
   EXPECT_EQ(LoadError(),
             Path("user") +
                 ": tool_timeout: unknown key (known here: agents_md, anthropic, "
-                "compact_threshold_percent, context_window, max_rounds, max_tokens, model, "
-                "openai, permissions, provider, reasoning_effort, sandbox, "
+                "compact_threshold_percent, context_window, gemini, max_rounds, max_tokens, "
+                "model, openai, permissions, provider, reasoning_effort, sandbox, "
                 "schema_timeout_ms, system_prompt, tool_output_limit_bytes, "
                 "tool_timeout_ms, tools)");
   Write("user", R"({"tools": {"bash": {"timeout": 5}}})");
@@ -327,13 +327,34 @@ TEST_F(AgentConfigTest, FilesThenEnvironmentSetProviderModelKeysAndUrls) {
   EXPECT_EQ(agent.system_prompt, "Be terse.");
 }
 
+TEST_F(AgentConfigTest, GeminiFromAFileAndFromTheEnvironment) {
+  testing::WriteFile(dir_ / "user.json",
+                     R"({"provider": "gemini", "gemini": {"api_key": "file-key"}})");
+  auto config = LoadConfig(Files(), [](const std::string& name) -> std::optional<std::string> {
+    if (name == "GOOGLE_GEMINI_BASE_URL") return "http://127.0.0.1:9";
+    return std::nullopt;
+  });
+  ASSERT_TRUE(config.ok()) << config.error();
+  EXPECT_EQ(config->agent.provider, "gemini");
+  EXPECT_EQ(config->agent.gemini_api_key, "file-key");
+  EXPECT_EQ(config->agent.gemini_base_url, "http://127.0.0.1:9");
+
+  auto defaults = LoadConfig({"", "", ""}, [](const std::string& name) {
+    return name == "GEMINI_API_KEY" ? std::optional<std::string>("env-key") : std::nullopt;
+  });
+  ASSERT_TRUE(defaults.ok()) << defaults.error();
+  EXPECT_EQ(defaults->agent.gemini_api_key, "env-key");
+  EXPECT_EQ(defaults->agent.gemini_base_url, "https://generativelanguage.googleapis.com");
+}
+
 TEST_F(AgentConfigTest, ProviderMustBeAKnownOne) {
-  testing::WriteFile(dir_ / "project.json", R"({"provider": "gemini"})");
+  testing::WriteFile(dir_ / "project.json", R"({"provider": "mistral"})");
   auto config =
       LoadConfig(Files(), [](const std::string&) { return std::optional<std::string>(); });
   ASSERT_FALSE(config.ok());
-  EXPECT_EQ(config.error(),
-            dir_ / "project.json" + ": provider: must be one of openai anthropic, got \"gemini\"");
+  EXPECT_EQ(config.error(), dir_ / "project.json" +
+                                ": provider: must be one of openai anthropic gemini, got "
+                                "\"mistral\"");
   auto from_env =
       LoadConfig({"", "", ""}, [](const std::string& name) -> std::optional<std::string> {
         if (name == "IKIGAI_PROVIDER") return "nope";

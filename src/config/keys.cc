@@ -66,17 +66,20 @@ const Key kKeys[] = {
                  const Json& v) { d.tools[names.at(0)].output_limit = v.get<std::size_t>(); }},
     {.path = "provider",
      .kind = ValueKind::kString,
-     .choices = "openai anthropic",
+     .choices = "openai anthropic gemini",
      .env = "IKIGAI_PROVIDER",
      .default_value = "anthropic if ANTHROPIC_API_KEY is set, else openai if OPENAI_API_KEY or "
-                      "OPENAI_BASE_URL is set, else anthropic",
+                      "OPENAI_BASE_URL is set, else gemini if GEMINI_API_KEY is set, else "
+                      "anthropic",
      .description = "Which API to talk to: `openai` (any OpenAI-compatible Chat Completions "
-                    "server) or `anthropic` (the Messages API). `--provider` overrides it.",
+                    "server), `anthropic` (the Messages API) or `gemini` (Google's Gemini "
+                    "API). `--provider` overrides it.",
      .apply = [](Draft& d, const Names&, const Json& v) { d.config.agent.provider = v; }},
     {.path = "model",
      .kind = ValueKind::kString,
      .env = "IKIGAI_MODEL",
-     .default_value = "`claude-sonnet-4-5` (anthropic), `gpt-4.1` (openai)",
+     .default_value = "`claude-sonnet-4-5` (anthropic), `gpt-4.1` (openai), `gemini-2.5-flash` "
+                      "(gemini)",
      .description = "The model's name as the provider knows it. `--model` and `/model` "
                     "override it.",
      .apply = [](Draft& d, const Names&, const Json& v) { d.config.agent.model = v; }},
@@ -105,6 +108,19 @@ const Key kKeys[] = {
      .default_value = "(none)",
      .description = "The Anthropic key. Prefer the environment variable to a file.",
      .apply = [](Draft& d, const Names&, const Json& v) { d.config.agent.anthropic_api_key = v; }},
+    {.path = "gemini.base_url",
+     .kind = ValueKind::kString,
+     .env = "GOOGLE_GEMINI_BASE_URL",
+     .default_value = "https://generativelanguage.googleapis.com",
+     .description = "Where the Gemini API is served (requests go to "
+                    "`{base}/v1beta/models/{model}:streamGenerateContent`).",
+     .apply = [](Draft& d, const Names&, const Json& v) { d.config.agent.gemini_base_url = v; }},
+    {.path = "gemini.api_key",
+     .kind = ValueKind::kString,
+     .env = "GEMINI_API_KEY",
+     .default_value = "(none)",
+     .description = "The Gemini key. Prefer the environment variable to a file.",
+     .apply = [](Draft& d, const Names&, const Json& v) { d.config.agent.gemini_api_key = v; }},
     {.path = "max_rounds",
      .kind = ValueKind::kPositiveInteger,
      .max = 1000,

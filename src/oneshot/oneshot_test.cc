@@ -1,7 +1,7 @@
 // One-shot mode end to end: the real `ikigai` binary against aimock, for
-// both providers. What ikigai sent is checked through aimock's journal
-// (Anthropic requests are journaled in the OpenAI shape: a "system" message,
-// "tool_calls", "tool" messages with "tool_call_id").
+// every provider. What ikigai sent is checked through aimock's journal
+// (Anthropic and Gemini requests are journaled in the OpenAI shape: a
+// "system" message, "tool_calls", "tool" messages with "tool_call_id").
 #include "oneshot/oneshot.h"
 
 #include <signal.h>
@@ -111,9 +111,32 @@ class OneShotTest : public ::testing::TestWithParam<std::string> {
   }
 
   bool openai() const { return GetParam() == "openai"; }
-  std::string key_variable() const { return openai() ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY"; }
-  std::string default_model() const { return openai() ? "gpt-4.1" : "claude-sonnet-4-5"; }
-  std::string endpoint() const { return openai() ? "/v1/chat/completions" : "/v1/messages"; }
+  bool gemini() const { return GetParam() == "gemini"; }
+  std::string key_variable() const {
+    if (gemini()) return "GEMINI_API_KEY";
+    return openai() ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY";
+  }
+  std::string base_url_variable() const {
+    if (gemini()) return "GOOGLE_GEMINI_BASE_URL";
+    return openai() ? "OPENAI_BASE_URL" : "ANTHROPIC_BASE_URL";
+  }
+  std::string base_url() const {
+    if (gemini()) return aimock_->url();
+    return openai() ? aimock_->openai_base_url() : aimock_->anthropic_base_url();
+  }
+  std::string default_model() const {
+    if (gemini()) return "gemini-2.5-flash";
+    return openai() ? "gpt-4.1" : "claude-sonnet-4-5";
+  }
+  // Whether `path` is where this provider's requests go (Gemini's names the
+  // model, which aimock journals as the body's "model").
+  bool IsEndpoint(const std::string& path) const {
+    if (gemini()) {
+      return path.starts_with("/v1beta/models/") &&
+             path.ends_with(":streamGenerateContent?alt=sse");
+    }
+    return path == (openai() ? "/v1/chat/completions" : "/v1/messages");
+  }
   std::string project() const { return home_ / "project"; }
   std::string sessions() const { return home_ / ".ikigai/sessions"; }
 
@@ -123,8 +146,10 @@ class OneShotTest : public ::testing::TestWithParam<std::string> {
     Env env = {{"HOME", home_.path()},
                {"OPENAI_API_KEY", ""},
                {"ANTHROPIC_API_KEY", ""},
+               {"GEMINI_API_KEY", ""},
                {"OPENAI_BASE_URL", ""},
                {"ANTHROPIC_BASE_URL", ""},
+               {"GOOGLE_GEMINI_BASE_URL", ""},
                {"IKIGAI_PROVIDER", ""},
                {"IKIGAI_MODEL", ""},
                {"IKIGAI_TOOL_TIMEOUT_MS", ""},
@@ -132,9 +157,7 @@ class OneShotTest : public ::testing::TestWithParam<std::string> {
                {"IKIGAI_PERMISSIONS", "auto"}};
     for (auto& [name, value] : env) {
       if (name == key_variable()) value = key;
-      if (name == (openai() ? "OPENAI_BASE_URL" : "ANTHROPIC_BASE_URL")) {
-        value = openai() ? aimock_->openai_base_url() : aimock_->anthropic_base_url();
-      }
+      if (name == base_url_variable()) value = base_url();
     }
     return env;
   }
@@ -162,7 +185,7 @@ class OneShotTest : public ::testing::TestWithParam<std::string> {
   std::vector<json> Requests() const {
     std::vector<json> bodies;
     for (const json& entry : Journal()) {
-      EXPECT_EQ(entry["path"], endpoint());
+      EXPECT_TRUE(IsEndpoint(entry.value("path", ""))) << entry["path"];
       bodies.push_back(entry["body"]);
     }
     return bodies;
@@ -194,7 +217,8 @@ class OneShotTest : public ::testing::TestWithParam<std::string> {
   TempDir home_;
 };
 
-INSTANTIATE_TEST_SUITE_P(BothProviders, OneShotTest, ::testing::Values("openai", "anthropic"),
+INSTANTIATE_TEST_SUITE_P(AllProviders, OneShotTest,
+                         ::testing::Values("openai", "anthropic", "gemini"),
                          [](const auto& param_info) { return param_info.param; });
 
 TEST_P(OneShotTest, APlainAnswerStreamsToStdout) {
@@ -229,13 +253,19 @@ TEST_P(OneShotTest, TheRequestCarriesTheToolsTheSystemPromptWithAgentsMdAndTheMo
   const json& body = requests[0];
   EXPECT_EQ(body["model"], "test-model-7");
   EXPECT_EQ(ToolNames(body), kCoreTools);
+  // aimock journals a Gemini declaration's "parameters" only; ikigai sends
+  // the schema as parametersJsonSchema (gemini_provider_test.cc checks it).
   for (const json& tool : body["tools"]) {
-    EXPECT_EQ(tool["function"]["parameters"]["type"], "object") << tool;
+    if (!gemini()) {
+      EXPECT_EQ(tool["function"]["parameters"]["type"], "object") << tool;
+    }
     EXPECT_NE(tool["function"]["description"].get<std::string>().find("tool_success"),
               std::string::npos)
         << tool;
   }
-  EXPECT_EQ(body["tools"][0]["function"]["parameters"]["required"], json::array({"command"}));
+  if (!gemini()) {
+    EXPECT_EQ(body["tools"][0]["function"]["parameters"]["required"], json::array({"command"}));
+  }
   const std::string system = body["messages"][0]["content"];
   EXPECT_TRUE(system.starts_with("You are ikigai")) << system;
   EXPECT_NE(system.find("bash fundamentals"), std::string::npos);
@@ -816,7 +846,7 @@ TEST(OneShotConfigTest, MistakesExitTwoNamingTheFileAndTheKey) {
       << bad_value.err;
 
   WriteFile(project + "/.ikigai/config.json", "{}");
-  WriteFile(home / ".ikigai/config.json", R"({"provider": "gemini"})");
+  WriteFile(home / ".ikigai/config.json", R"({"provider": "mistral"})");
   auto bad_provider = run({"-p", "hello"});
   EXPECT_EQ(bad_provider.exit_code, 2);
   EXPECT_NE(bad_provider.err.find(home / ".ikigai/config.json: provider: "), std::string::npos)
@@ -830,9 +860,10 @@ TEST(OneShotConfigTest, MistakesExitTwoNamingTheFileAndTheKey) {
       << unknown_key.err;
 
   WriteFile(home / ".ikigai/config.json", "{}");
-  auto bad_flag = run({"--provider", "gemini", "-p", "hello"});
+  auto bad_flag = run({"--provider", "mistral", "-p", "hello"});
   EXPECT_EQ(bad_flag.exit_code, 2);
-  EXPECT_NE(bad_flag.err.find("--provider gemini: must be openai or anthropic"), std::string::npos)
+  EXPECT_NE(bad_flag.err.find("--provider mistral: must be openai, anthropic or gemini"),
+            std::string::npos)
       << bad_flag.err;
 
   auto bad_output = run({"--output", "yaml", "-p", "hello"});
@@ -872,6 +903,70 @@ TEST(OneShotJsonTest, EmptyArgumentsAreShownAsTheObjectTheToolGot) {
   EXPECT_EQ(run.json["tool_calls"][0]["result"]["tool_success"], true) << run.json;
   EXPECT_EQ(run.json["tool_calls"][0]["result"]["result"]["error_code"], "INVALID_ARG");
   EXPECT_EQ(run.json["round_limit_reached"], true);
+}
+
+// Gemini 3 refuses a conversation whose thought signatures were dropped:
+// the model turn goes back exactly as it came, in the next round and after
+// --resume (from the session log). The real API ends a turn of calls with
+// STOP and may give calls no id.
+TEST(OneShotGeminiTest, AModelTurnGoesBackVerbatimInTheNextRoundAndAfterResume) {
+  const std::string text_answer =
+      providers::testing::EventStreamHead() +
+      "data: {\"candidates\": [{\"content\": {\"role\": \"model\", \"parts\": [{\"text\": "
+      "\"Done.\"}]}, \"finishReason\": \"STOP\"}]}\n\n";
+  providers::testing::LoopbackServer server(std::vector<providers::testing::ScriptedReply>{
+      {providers::testing::EventStreamHead() +
+       "data: {\"candidates\": [{\"content\": {\"role\": \"model\", \"parts\": ["
+       "{\"text\": \"Weighing it.\", \"thought\": true},"
+       "{\"functionCall\": {\"name\": \"bash\", \"args\": {\"command\": \"echo signed\"}}, "
+       "\"thoughtSignature\": \"c2lnbmVk\"}]}, \"finishReason\": \"STOP\"}]}\n\n"},
+      {text_answer},
+      {text_answer}});
+  TempDir home;
+  const Env env = {{"HOME", home.path()},
+                   {"OPENAI_API_KEY", ""},
+                   {"ANTHROPIC_API_KEY", ""},
+                   {"GEMINI_API_KEY", "AIza-test"},
+                   {"GOOGLE_GEMINI_BASE_URL", server.url()},
+                   {"IKIGAI_PROVIDER", ""},
+                   {"IKIGAI_MODEL", ""},
+                   {"IKIGAI_PERMISSIONS", "auto"}};
+  const auto run = [&](std::vector<std::string> args) {
+    return testing::RunExecutable(kIkigai, "",
+                                  {.argv_extra = args, .env = env, .cwd = home.path()});
+  };
+  const json model_turn = json::parse(R"({"role": "model", "parts": [
+    {"text": "Weighing it.", "thought": true},
+    {"functionCall": {"name": "bash", "args": {"command": "echo signed"}},
+     "thoughtSignature": "c2lnbmVk"}]})");
+  const auto body = [&server] {
+    const std::string request = server.last_request();
+    return json::parse(request.substr(request.find("\r\n\r\n") + 4), nullptr, false);
+  };
+
+  // GEMINI_API_KEY alone chooses the provider.
+  auto first = run({"--output", "json", "-p", "go"});
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.json["text"], "Done.") << first.out;
+  EXPECT_EQ(first.json["tool_calls"][0]["id"], "gemini_call_0") << first.out;
+  EXPECT_EQ(first.json["tool_calls"][0]["result"]["result"]["output"], "signed") << first.out;
+  ASSERT_EQ(server.requests(), 2);
+  json sent = body();
+  ASSERT_EQ(sent["contents"].size(), 3u) << sent;
+  EXPECT_EQ(sent["contents"][1], model_turn);
+  // No id went out with the call, so none comes back with its result.
+  EXPECT_EQ(sent["contents"][2]["parts"][0]["functionResponse"]["name"], "bash");
+  EXPECT_FALSE(sent["contents"][2]["parts"][0]["functionResponse"].contains("id")) << sent;
+
+  auto resumed = run({"--resume", "-p", "more"});
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(resumed.out, "Done.\n");
+  ASSERT_EQ(server.requests(), 3);
+  sent = body();
+  ASSERT_EQ(sent["contents"].size(), 5u) << sent;
+  EXPECT_EQ(sent["contents"][1], model_turn);
+  EXPECT_EQ(sent["contents"][3], json::parse(R"({"role": "model", "parts": [{"text": "Done."}]})"));
+  EXPECT_EQ(sent["contents"][4], json::parse(R"({"role": "user", "parts": [{"text": "more"}]})"));
 }
 
 // Whatever fails, --output json prints one object a caller can parse.

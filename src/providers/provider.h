@@ -1,8 +1,8 @@
 // An LLM provider: one streamed model turn at a time.
 //
-// Two implementations: OpenAI-compatible Chat Completions (OpenAI, and
-// llama.cpp, Ollama, vLLM through a base URL) and Anthropic Messages. Both
-// stream over HTTP (libcurl) as server-sent events, call the sink as text
+// Three implementations: OpenAI-compatible Chat Completions (OpenAI, and
+// llama.cpp, Ollama, vLLM through a base URL), Anthropic Messages and Google
+// Gemini. All three stream over HTTP (libcurl) as server-sent events, call the sink as text
 // arrives, assemble tool calls, retry 429 and 5xx with backoff (honouring
 // Retry-After, a bounded number of times), and stop when cancelled.
 #pragma once
@@ -36,7 +36,9 @@ struct Turn {
   std::vector<ToolCall> tool_calls;  // in the order the model gave them
   std::string finish_reason;         // provider's words: "stop", "tool_calls", "end_turn", ...
   Usage usage;
-  nlohmann::json replay = nullptr;  // the turn as the provider must get it back (Message::replay)
+  // The turn in the provider's own form, for a provider that must get it
+  // back exactly (Message::replay); null for the others.
+  nlohmann::json replay = nullptr;
 };
 
 enum class ErrorKind {
@@ -63,7 +65,8 @@ struct ProviderError {
 struct StreamSink {
   std::function<void(std::string_view text)> on_text;
   // Once each call is complete: OpenAI at the end of the stream (in index
-  // order), Anthropic at the call's content_block_stop.
+  // order), Anthropic at the call's content_block_stop, Gemini as each
+  // functionCall part arrives.
   std::function<void(const ToolCall& call)> on_tool_call;
   // Before waiting to retry a 429 or 5xx: what happened ("rate limited (HTTP
   // 429: ...)") and how long the wait is, so the user is not left guessing.
@@ -78,11 +81,11 @@ class Provider {
   // Provider (calls from several threads are serialized).
   virtual Result<Turn, ProviderError> StreamTurn(const TurnRequest& request, const StreamSink& sink,
                                                  const std::atomic<bool>& cancel) = 0;
-  virtual std::string name() const = 0;  // "openai" or "anthropic"
+  virtual std::string name() const = 0;  // "openai", "anthropic" or "gemini"
 };
 
 struct ProviderSettings {
-  std::string kind;      // "openai" | "anthropic"
+  std::string kind;      // "openai" | "anthropic" | "gemini"
   std::string base_url;  // e.g. https://api.openai.com/v1, https://api.anthropic.com
   std::string api_key;   // may be empty: then StreamTurn answers kAuth with a hint
   int max_retries = 3;
@@ -90,7 +93,7 @@ struct ProviderSettings {
   long connect_timeout_ms = 10000;
 };
 
-// kind "openai" or "anthropic" (nullptr for anything else: the configuration
+// kind "openai", "anthropic" or "gemini" (nullptr for anything else: the configuration
 // checks the kind first). An empty base_url means the provider's default.
 std::unique_ptr<Provider> MakeProvider(const ProviderSettings& settings);
 

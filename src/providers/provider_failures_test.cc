@@ -1,4 +1,4 @@
-// How both providers fail: every fault here is scripted by a loopback
+// How every provider fails: every fault here is scripted by a loopback
 // server, so the exact status, headers and bytes are known.
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -30,7 +30,11 @@ double SecondsSince(Clock::time_point start) {
 class ProviderFailuresTest : public ::testing::TestWithParam<std::string> {
  protected:
   bool openai() const { return GetParam() == "openai"; }
-  std::string key_variable() const { return openai() ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY"; }
+  bool gemini() const { return GetParam() == "gemini"; }
+  std::string key_variable() const {
+    if (gemini()) return "GEMINI_API_KEY";
+    return openai() ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY";
+  }
 
   ProviderSettings Settings(const std::string& url) const {
     ProviderSettings s;
@@ -64,6 +68,10 @@ class ProviderFailuresTest : public ::testing::TestWithParam<std::string> {
 
   // The first events of an answer, "Hel" of its text; not the end.
   std::string StreamStart() const {
+    if (gemini()) {
+      return "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":"
+             "\"Hel\"}]},\"index\":0}],\"usageMetadata\":{\"promptTokenCount\":3}}\n\n";
+    }
     if (openai()) {
       return "data: "
              "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n"
@@ -79,9 +87,23 @@ class ProviderFailuresTest : public ::testing::TestWithParam<std::string> {
 
   // An event whose JSON is cut short.
   std::string MalformedEvent() const {
+    if (gemini()) return "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"lo\"}]}\n\n";
     if (openai()) return "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"}}\n\n";
     return "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
            "\"delta\":{\"type\":\"text_delta\",\"text\":\"lo\"}\n\n";
+  }
+
+  // What ends an answer begun by StreamStart().
+  std::string StreamEnd() const {
+    if (gemini()) {
+      return "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":"
+             "\"\"}]},\"finishReason\":\"STOP\",\"index\":0}]}\n\n";
+    }
+    if (openai()) {
+      return "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+             "data: [DONE]\n\n";
+    }
+    return "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
   }
 
   static inline const std::atomic<bool> no_cancel_{false};
@@ -89,8 +111,8 @@ class ProviderFailuresTest : public ::testing::TestWithParam<std::string> {
   std::vector<std::string> retries_;
 };
 
-INSTANTIATE_TEST_SUITE_P(BothProviders, ProviderFailuresTest,
-                         ::testing::Values("openai", "anthropic"),
+INSTANTIATE_TEST_SUITE_P(AllProviders, ProviderFailuresTest,
+                         ::testing::Values("openai", "anthropic", "gemini"),
                          [](const auto& param_info) { return param_info.param; });
 
 TEST_P(ProviderFailuresTest, NoKeyFailsBeforeSendingAndSaysWhatToSet) {
@@ -198,11 +220,8 @@ TEST_P(ProviderFailuresTest, AServerThatNeverAnswersStallsOut) {
 }
 
 TEST_P(ProviderFailuresTest, AConnectionClosedBeforeAnyByteIsTriedAgain) {
-  const std::string whole = openai() ? "data: {\"choices\":[{\"index\":0,\"delta\":{},"
-                                       "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
-                                     : "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
   LoopbackServer server(std::vector<ScriptedReply>{
-      {""}, {EventStreamHead() + StreamStart() + whole}});  // closed at once, then whole
+      {""}, {EventStreamHead() + StreamStart() + StreamEnd()}});  // closed at once, then whole
   auto turn = Run(Settings(server.url()));
   ASSERT_TRUE(turn) << turn.error().message;
   EXPECT_EQ(server.requests(), 2);
@@ -286,8 +305,9 @@ TEST_P(ProviderFailuresTest, AMalformedEventIsAProtocolErrorNamingTheEvent) {
   auto turn = Run(Settings(server.url()));
   ASSERT_FALSE(turn);
   EXPECT_EQ(turn.error().kind, ErrorKind::kProtocol);
-  const std::string event =
-      openai() ? "chat.completion.chunk event" : "'content_block_delta' event";
+  const std::string event = gemini()   ? "streamGenerateContent event"
+                            : openai() ? "chat.completion.chunk event"
+                                       : "'content_block_delta' event";
   EXPECT_NE(turn.error().message.find("malformed JSON in "), std::string::npos)
       << turn.error().message;
   EXPECT_NE(turn.error().message.find(event), std::string::npos) << turn.error().message;
@@ -346,6 +366,8 @@ TEST(MakeProviderTest, ChoosesByKind) {
   settings.kind = "anthropic";
   EXPECT_EQ(MakeProvider(settings)->name(), "anthropic");
   settings.kind = "gemini";
+  EXPECT_EQ(MakeProvider(settings)->name(), "gemini");
+  settings.kind = "mistral";
   EXPECT_EQ(MakeProvider(settings), nullptr);
 }
 

@@ -531,6 +531,30 @@ TEST_F(ReplTest, ModelAndClearChangeWhatIsSent) {
   EXPECT_EQ(ikigai::testing::ListDir(home() + "/.ikigai/sessions").size(), 2u);
 }
 
+// The third provider, chosen by flag: the answer comes from aimock's Gemini
+// endpoint, with the key in its own header.
+TEST_F(ReplTest, TheGeminiProviderAnswers) {
+  Env env = BaseEnv();
+  env.emplace_back("GEMINI_API_KEY", AimockServer::kApiKey);
+  env.emplace_back("GOOGLE_GEMINI_BASE_URL", aimock_->url());
+  auto repl = Start(env, {"--provider", "gemini"});
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("gemini-2.5-flash (gemini)")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("repl-hello gemini\r");
+  ASSERT_TRUE(repl->Expect("Hello from the mock.")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> "));
+  auto journal = aimock_->Journal();
+  ASSERT_TRUE(journal) << journal.error();
+  ASSERT_EQ(journal->size(), 1u);
+  const nlohmann::json& entry = journal->back();
+  EXPECT_EQ(entry["path"], "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
+  EXPECT_TRUE(entry["headers"].contains("x-goog-api-key")) << entry["headers"];
+  EXPECT_EQ(entry["body"]["messages"][1]["content"], "repl-hello gemini");
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
 TEST_F(ReplTest, ResumeContinuesALoggedSession) {
   auto first = Start(ProviderEnv());
   ASSERT_TRUE(first);

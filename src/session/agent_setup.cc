@@ -13,19 +13,35 @@ Result<providers::ProviderSettings, std::string> ProviderSettingsFor(
     const config::AgentConfig& agent, const AgentFlags& flags) {
   std::string kind = !flags.provider.empty() ? flags.provider : agent.provider;
   if (kind.empty()) {
-    // Whichever API the user has a key for; a base URL alone means a local
-    // OpenAI-compatible server.
+    // Whichever API the user has a key for, in this order; a base URL alone
+    // means a local OpenAI-compatible server; with none, Anthropic (whose
+    // missing key is then named).
     const bool openai = !agent.openai_api_key.empty() ||
                         agent.openai_base_url != config::AgentConfig{}.openai_base_url;
-    kind = agent.anthropic_api_key.empty() && openai ? "openai" : "anthropic";
-  }
-  if (kind != "openai" && kind != "anthropic") {
-    return Err("--provider " + kind + ": must be openai or anthropic");
+    if (!agent.anthropic_api_key.empty()) {
+      kind = "anthropic";
+    } else if (openai) {
+      kind = "openai";
+    } else if (!agent.gemini_api_key.empty()) {
+      kind = "gemini";
+    } else {
+      kind = "anthropic";
+    }
   }
   providers::ProviderSettings settings;
   settings.kind = kind;
-  settings.base_url = kind == "openai" ? agent.openai_base_url : agent.anthropic_base_url;
-  settings.api_key = kind == "openai" ? agent.openai_api_key : agent.anthropic_api_key;
+  if (kind == "openai") {
+    settings.base_url = agent.openai_base_url;
+    settings.api_key = agent.openai_api_key;
+  } else if (kind == "anthropic") {
+    settings.base_url = agent.anthropic_base_url;
+    settings.api_key = agent.anthropic_api_key;
+  } else if (kind == "gemini") {
+    settings.base_url = agent.gemini_base_url;
+    settings.api_key = agent.gemini_api_key;
+  } else {
+    return Err("--provider " + kind + ": must be openai, anthropic or gemini");
+  }
   return settings;
 }
 
@@ -33,7 +49,9 @@ std::string ModelFor(const config::AgentConfig& agent, const AgentFlags& flags,
                      const std::string& provider) {
   if (!flags.model.empty()) return flags.model;
   if (!agent.model.empty()) return agent.model;
-  return provider == "openai" ? "gpt-4.1" : "claude-sonnet-4-5";
+  if (provider == "openai") return "gpt-4.1";
+  if (provider == "gemini") return "gemini-2.5-flash";
+  return "claude-sonnet-4-5";
 }
 
 agent::ComposedPrompt SystemPromptFor(const HostContext& host, permissions::Mode mode) {
@@ -66,11 +84,21 @@ agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std:
 }
 
 std::string MissingKeyMessage(const std::string& provider) {
-  return "no API key for the " + provider + " provider. " +
-         (provider == "anthropic"
-              ? "Set ANTHROPIC_API_KEY, or OPENAI_API_KEY with --provider openai"
-              : "Set OPENAI_API_KEY (any value, e.g. none, for a local server), or "
-                "ANTHROPIC_API_KEY with --provider anthropic") +
+  std::string how;
+  if (provider == "openai") {
+    how =
+        "Set OPENAI_API_KEY (any value, e.g. none, for a local server), or ANTHROPIC_API_KEY "
+        "with --provider anthropic, or GEMINI_API_KEY with --provider gemini";
+  } else if (provider == "gemini") {
+    how =
+        "Set GEMINI_API_KEY, or ANTHROPIC_API_KEY with --provider anthropic, or OPENAI_API_KEY "
+        "with --provider openai";
+  } else {
+    how =
+        "Set ANTHROPIC_API_KEY, or OPENAI_API_KEY with --provider openai, or GEMINI_API_KEY "
+        "with --provider gemini";
+  }
+  return "no API key for the " + provider + " provider. " + how +
          "; or put the key in ~/.ikigai/config.json (see docs/configuration.md). "
          "The tool commands (ikigai tool ...) work without one.";
 }

@@ -21,7 +21,7 @@ struct AgentFlags {
 };
 
 // The provider settings the configuration and flags describe. Errors name
-// the bad value ("--provider gemini: must be openai or anthropic").
+// the bad value ("--provider mistral: must be openai, anthropic or gemini").
 Result<providers::ProviderSettings, std::string> ProviderSettingsFor(
     const config::AgentConfig& agent, const AgentFlags& flags);
 

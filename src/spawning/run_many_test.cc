@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "spawning/test_processes.h"
@@ -239,11 +241,26 @@ TEST(RunManyTest, AJobStarvedOfCpuIsNotTakenForHung) {
       spins = spins + 1;
     }
   }
+  // The hog must be running on that CPU before the job starts there.
+  for (int i = 0; i < 500; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(hog) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), {});
+    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    std::string field;
+    long utime = 0;
+    for (int k = 0; k < 12 && fields >> field; ++k) {
+      if (k == 11) utime = std::stol(field);
+    }
+    if (utime > 0) break;
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  // About 60 ms of work at nice 19 behind a nice 0 loop (1.5% of the CPU):
+  // some four seconds.
   const std::string work =
-      "exec taskset -c 0 nice -n 19 sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; "
+      "exec taskset -c 0 nice -n 19 sh -c 'i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; "
       "echo done'";
   Job strict = ShellJob(work);
-  strict.timeout = milliseconds(1000);
+  strict.timeout = milliseconds(1500);
   Job excused = strict;
   excused.excuse_cpu_wait = true;
   const JobOutcome timed = RunOne(strict);
