@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -127,6 +128,8 @@ struct Case {
   // Why the mode cannot stop (or support) it; empty: it must.
   std::function<std::string(int tier, int abi)> skip = [](int, int) { return std::string(); };
   bool protected_path = false;  // below tier 2 the snapshot check must catch it
+  // Why it cannot work even without the sandbox here; empty: it must.
+  std::function<std::string()> bare_skip = nullptr;
 };
 
 class EscapeBattery : public ::testing::TestWithParam<Mode> {
@@ -317,6 +320,43 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
       return tier == 0 ? std::string("tier 0 has no Landlock: files are not confined")
                        : std::string();
     };
+    const bool through_ikigai = GetParam().runner == Runner::kIkigai;
+    // The host, whose /proc/PID/environ holds the keys: this process, or the
+    // ikigai the runner starts, found up the tool's parent chain.
+    const std::string host =
+        through_ikigai
+            ? "host=$$; while [ \"$host\" -gt 1 ] && [ \"$(cat /proc/$host/comm)\" != ikigai ]; do "
+              "host=$(sed 's/.*) //' /proc/$host/stat | cut -d' ' -f2); done; "
+            : "host=" + std::to_string(::getpid()) + "; ";
+    auto host_environ_read = [=, this] {
+      const std::string got = Read(w + "/host-environ");
+      if (through_ikigai)
+        return got.find(providers::testing::AimockServer::kApiKey) != std::string::npos;
+      std::string mine = Read("/proc/self/environ");
+      std::replace(mine.begin(), mine.end(), '\0', '\n');
+      return !got.empty() && got == mine;
+    };
+    auto host_skip = [=](int tier, int) {
+      return tier == 0 && ::geteuid() != 0 && !through_ikigai
+                 ? std::string(
+                       "tier 0 has no Landlock: only the host's being non-dumpable stops a tool "
+                       "of the same user, and this test process is dumpable (ikigai is not)")
+                 : std::string();
+    };
+    auto host_bare_skip = [=] {
+      return ::geteuid() != 0 && through_ikigai
+                 ? std::string(
+                       "ikigai is not dumpable: without CAP_SYS_PTRACE no tool of the same user "
+                       "reads its /proc files, sandbox or not")
+                 : std::string();
+    };
+    // The start of this process's first mapping (its ELF header); ikigai's
+    // is looked up in its /proc/PID/maps by the helper.
+    std::string first_mapping = "-";
+    if (!through_ikigai) {
+      std::istringstream maps(Read("/proc/self/maps"));
+      std::getline(maps, first_mapping, '-');
+    }
     const std::string shm = "/dev/shm/ikigai-escape-" + fs::path(root_).filename().string();
     const std::string slash_tmp = "/tmp/ikigai-escape-" + fs::path(root_).filename().string();
     cleanup_ = {shm, slash_tmp};
@@ -367,6 +407,13 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
         {"replace .git to plant hooks",
          "mv .git .git-old && mkdir -p .git/hooks && echo pwned > .git/hooks/post-checkout", true,
          [=, this] { return Exists(w + "/.git/hooks/post-checkout"); }, nullptr, true},
+        {"read the host's /proc/PID/environ",
+         host + "tr '\\0' '\\n' < /proc/$host/environ > host-environ", true, host_environ_read,
+         host_skip, false, host_bare_skip},
+        {"read the host's /proc/PID/mem",
+         host + IKIGAI_ESCAPE_HELPER + " proc_mem $host " + first_mapping + " " + w + "/host-mem",
+         true, [=, this] { return Read(w + "/host-mem").find("7f454c46") != std::string::npos; },
+         host_skip, false, host_bare_skip},
         {"TCP to a host listener",
          Py("tcp", "import socket\ns = socket.create_connection(('127.0.0.1', " +
                        std::to_string(tcp_->port()) + "), 10)\ns.sendall(b'tcp-escape')\n"),
@@ -482,6 +529,13 @@ TEST_P(EscapeBattery, EscapesFailAndNormalWorkWorks) {
                                                     ws_ + "/.ikigai"};
   int skipped = 0;
   for (const Case& c : Cases()) {
+    if (m.bare && c.bare_skip) {
+      if (const std::string why = c.bare_skip(); !why.empty()) {
+        std::cout << "  SKIPPED for this mode: " << c.name << " (" << why << ")\n";
+        ++skipped;
+        continue;
+      }
+    }
     if (!m.bare && c.skip) {
       if (const std::string why = c.skip(tier, support_.landlock_abi); !why.empty()) {
         std::cout << "  SKIPPED for this mode: " << c.name << " (" << why << ")\n";

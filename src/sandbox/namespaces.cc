@@ -4,12 +4,14 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -55,6 +57,44 @@ IKIGAI_CHILD_CODE int WriteProcFile(const char* path, const char* text, std::siz
   const ssize_t n = ::write(fd, text, size);
   const int error = n == static_cast<ssize_t>(size) ? 0 : (n < 0 ? errno : EIO);
   ::close(fd);
+  return error;
+}
+
+IKIGAI_CHILD_CODE int WriteIdMaps(const NamespacePlan& plan) {
+  static constexpr char kDeny[] = "deny";
+  if (int e = WriteProcFile("/proc/self/setgroups", kDeny, sizeof kDeny - 1); e != 0) return e;
+  if (int e = WriteProcFile("/proc/self/uid_map", plan.uid_map.data(), plan.uid_map.size());
+      e != 0) {
+    return e;
+  }
+  return WriteProcFile("/proc/self/gid_map", plan.gid_map.data(), plan.gid_map.size());
+}
+
+// 1 while a child writes its id maps with the shared memory made dumpable.
+std::atomic<int> g_maps_lock{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+constexpr int kMapsLockSpins = 200000;
+
+// The child shares the host's memory until exec (spawning/spawn.h), and the
+// host is not dumpable (host.h): the child's /proc/self files then belong to
+// root, and an ordinary user cannot write its own uid_map. So the child makes
+// the shared memory dumpable for the three writes and then not again. One
+// child at a time (spawns may run on several threads), with a lock in the
+// shared memory: a sibling child holds it for a few system calls. The moment
+// is safe: a tier 2 tool is in another user namespace and Landlock domain,
+// and neither lets it reach the host's /proc files, dumpable or not. Were a
+// holder killed in between, the next child takes the lock after a while and
+// the host stays dumpable until then.
+IKIGAI_CHILD_CODE int WriteIdMapsShared(const NamespacePlan& plan) {
+  for (int spins = 0; spins < kMapsLockSpins && g_maps_lock.exchange(1, std::memory_order_acquire);
+       ++spins) {
+    ::sched_yield();
+  }
+  const int was = ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+  if (was != 1) ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+  const int error = WriteIdMaps(plan);
+  if (was != 1) ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  g_maps_lock.store(0, std::memory_order_release);
   return error;
 }
 
@@ -143,17 +183,9 @@ NamespacePlan PlanNamespaces(const Settings& settings, bool write_access, bool n
 }
 
 IKIGAI_CHILD_CODE int EnterNamespaces(const NamespacePlan& plan) {
+  const bool root = ::geteuid() == 0;  // asked before the new namespace hides it
   if (::unshare(plan.unshare_flags) != 0) return errno;
-  static constexpr char kDeny[] = "deny";
-  if (int e = WriteProcFile("/proc/self/setgroups", kDeny, sizeof kDeny - 1); e != 0) return e;
-  if (int e = WriteProcFile("/proc/self/uid_map", plan.uid_map.data(), plan.uid_map.size());
-      e != 0) {
-    return e;
-  }
-  if (int e = WriteProcFile("/proc/self/gid_map", plan.gid_map.data(), plan.gid_map.size());
-      e != 0) {
-    return e;
-  }
+  if (int e = root ? WriteIdMaps(plan) : WriteIdMapsShared(plan); e != 0) return e;
   if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return errno;
   const BindStep* binds = plan.binds.data();
   for (std::size_t i = 0, n = plan.binds.size(); i < n; ++i) {

@@ -1,7 +1,9 @@
 #include "sandbox/sandbox.h"
 
+#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -178,12 +180,59 @@ std::string Sandbox::Summary() const {
 
 namespace {
 
+// What a tool run by root keeps of root's capabilities: Docker's default set
+// for a container's root, less MKNOD (a block device made in the workspace
+// would read the raw disk past Landlock), NET_RAW (packet sockets see the
+// host's traffic), SETFCAP and SETPCAP. Files (CHOWN, DAC_OVERRIDE, FOWNER,
+// FSETID), SETUID and SETGID (test suites drop privileges) and KILL (their
+// children after that) keep root's usual work working. Everything else goes,
+// SYS_PTRACE first of all: with it a root tool reads the host's
+// /proc/PID/environ and mem whatever the host's dumpable state. Without it,
+// and lacking some of the host's capabilities, it fails the kernel's
+// ptrace_may_access against the host.
+constexpr int kKeptCapabilities[] = {
+    CAP_CHOWN,  CAP_DAC_OVERRIDE, CAP_FOWNER,           CAP_FSETID,     CAP_KILL,
+    CAP_SETGID, CAP_SETUID,       CAP_NET_BIND_SERVICE, CAP_SYS_CHROOT, CAP_AUDIT_WRITE};
+
+__attribute__((no_sanitize("address"))) bool Kept(int cap) {
+  for (int kept : kKeptCapabilities) {
+    if (kept == cap) return true;
+  }
+  return false;
+}
+
+__attribute__((no_sanitize("address"))) int DropCapability(int cap, bool root) {
+  const int present = ::prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+  if (present <= 0) return present == 0 || errno == EINVAL ? 0 : errno;
+  if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0) return 0;
+  return errno == EPERM && !root ? 0 : errno;
+}
+
+// Drops the other capabilities from the bounding set (what exec may give
+// back) and clears the ambient set. It needs CAP_SETPCAP, so it runs after
+// the namespaces (whose binds and loopback need the capabilities the new
+// user namespace gives) and drops SETPCAP last. A process that is not root
+// gets no capabilities at exec anyway (no_new_privs, no ambient set), so it
+// may lack SETPCAP; root without it fails the spawn.
+__attribute__((no_sanitize("address"))) int DropCapabilities() {
+  if (::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
+    return errno;
+  }
+  const bool root = ::geteuid() == 0;
+  for (int cap = 0; cap < 64; ++cap) {  // past the kernel's last: EINVAL, nothing to drop
+    if (Kept(cap) || cap == CAP_SETPCAP) continue;
+    if (const int e = DropCapability(cap, root); e != 0) return e;
+  }
+  return DropCapability(CAP_SETPCAP, root);
+}
+
 __attribute__((no_sanitize("address"))) int Confine(void* context) {
   const auto* p = static_cast<const Sandbox::Prepared*>(context);
   if (p->failure != 0) return p->failure;
   if (p->namespaces) {
     if (const int e = EnterNamespaces(p->plan); e != 0) return e;
   }
+  if (const int e = DropCapabilities(); e != 0) return e;
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
   if (p->ruleset.valid()) {
     if (const int e = landlock::RestrictSelf(p->ruleset.get()); e != 0) return e;

@@ -1,15 +1,22 @@
 #include "sandbox/sandbox.h"
 
+#include <grp.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
+#include "sandbox/host.h"
 #include "spawning/run_many.h"
 #include "testing/tool_runner.h"
 #include "toolkit/json.h"
@@ -193,6 +200,60 @@ TEST(SandboxTest, MissingProtectedPathsAndRuntimeDirDoNotFailTheSpawn) {
   s.protected_paths.push_back(d.root + "/ws/nope/deeper");
   auto sb = Make(s, support);
   EXPECT_EQ(RunConfined(sb->For({}), "echo ok", d.root + "/ws"), "ok\n");
+}
+
+// The host is not dumpable (sandbox/host.h), and a tier 2 child shares its
+// memory until exec: for an ordinary user its uid_map would belong to root.
+// Spawns from two threads at once, as nobody, must all enter tier 2.
+TEST(SandboxTest, Tier2WorksForAnOrdinaryUserWhoseHostIsNotDumpable) {
+  const Support support = Probe();
+  if (support.landlock_abi == 0 || !support.user_namespaces) {
+    GTEST_SKIP() << "tier 2 unavailable here";
+  }
+  Dirs d;
+  ASSERT_EQ(::chmod(d.root.c_str(), 0755), 0);
+  ASSERT_EQ(::chown((d.root + "/ws").c_str(), testing::kNobody, testing::kNobody), 0);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::geteuid() == 0 && (::setgroups(0, nullptr) != 0 || ::setgid(testing::kNobody) != 0 ||
+                             ::setuid(testing::kNobody) != 0)) {
+      ::_exit(100);
+    }
+    if (HideHostFromTools() != 0 || ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0) ::_exit(101);
+    Settings s = d.MakeSettings();
+    auto sb = Sandbox::Create(s, support);
+    if (!sb.ok()) ::_exit(102);
+    const Confinement& c = (*sb)->For({});
+    std::atomic<int> failed{0};
+    auto spawn_some = [&](int first) {
+      std::vector<spawning::Job> jobs;
+      for (int i = first; i < first + 4; ++i) {
+        spawning::Job job;
+        job.spawn.path = "/bin/sh";
+        job.spawn.argv = {"sh", "-c", "echo ok > f" + std::to_string(i)};
+        job.spawn.env = spawning::EnvironmentWith({{"PATH", "/usr/bin:/bin"}});
+        job.spawn.cwd = d.root + "/ws";
+        job.spawn.pre_exec = c.pre_exec;
+        job.spawn.pre_exec_context = c.context;
+        jobs.push_back(std::move(job));
+      }
+      for (const auto& outcome : spawning::RunAll(jobs)) {
+        if (outcome.end != spawning::JobEnd::kExited || outcome.exit_code != 0) ++failed;
+      }
+    };
+    std::thread other(spawn_some, 0);
+    spawn_some(4);
+    other.join();
+    // Still not dumpable once every child is gone.
+    ::_exit(failed != 0 ? 103 : ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0 ? 104 : 0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(testing::ReadFile(d.root + "/ws/f" + std::to_string(i)), "ok\n") << i;
+  }
 }
 
 }  // namespace
