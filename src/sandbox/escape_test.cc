@@ -59,6 +59,7 @@ struct Mode {
   bool no_userns;       // IKIGAI_TEST_NO_USERNS=1
   int want_tier;        // the tier this mode is about
   Runner runner;
+  bool network = false;  // the profile with network (sandbox.network for ikigai)
 };
 
 // Names the mode in test listings instead of gtest's dump of its bytes.
@@ -163,7 +164,9 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
     Write(ws_ + "/.git/HEAD", "ref: refs/heads/main\n");
     Write(home_ + "/.ssh/id_rsa", "PRIVATE-KEY-MATERIAL\n");
     fs::create_directories(home_ + "/.ikigai/tools");
-    Write(home_ + "/.ikigai/config.json", "{\"openai\": {\"api_key\": \"KEY-IN-CONFIG\"}}\n");
+    Write(home_ + "/.ikigai/config.json",
+          std::string("{\"openai\": {\"api_key\": \"KEY-IN-CONFIG\"}") +
+              (m.network ? ", \"sandbox\": {\"network\": true}" : "") + "}\n");
     Write(home_ + "/.ikigai/tools/mine-tool", "#!/bin/sh\necho user-tool-ran\n");
     fs::permissions(home_ + "/.ikigai/tools/mine-tool", fs::perms::owner_all);
     Write(home_ + "/.bashrc", "# bashrc\n");
@@ -184,6 +187,9 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
     std::snprintf(un.sun_path, sizeof un.sun_path, "%s/bus", run_.c_str());
     unix_ = std::make_unique<Listener>(AF_UNIX, SOCK_STREAM, reinterpret_cast<sockaddr*>(&un),
                                        sizeof un);
+    std::snprintf(un.sun_path, sizeof un.sun_path, "%s/journal", run_.c_str());
+    unix_dgram_ = std::make_unique<Listener>(AF_UNIX, SOCK_DGRAM, reinterpret_cast<sockaddr*>(&un),
+                                             sizeof un);
     abstract_name_ =
         "ikigai-escape-" + std::to_string(::getpid()) + fs::path(root_).filename().string();
     sockaddr_un ab{};
@@ -264,7 +270,7 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
     std::vector<std::pair<std::string, std::string>> env = {
         {"HOME", home_}, {"TMPDIR", tmp_}, {"PATH", "/usr/bin:/bin"}};
     if (sandbox_) {
-      const Confinement& c = sandbox_->For({Access::kWorkspaceWrite, false});
+      const Confinement& c = sandbox_->For({Access::kWorkspaceWrite, m.network});
       job.spawn.pre_exec = c.pre_exec;
       job.spawn.pre_exec_context = c.context;
       env.emplace_back("IKIGAI_SANDBOX", c.description);
@@ -315,12 +321,13 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
   std::vector<Case> Cases() {
     const std::string& o = out_;
     const std::string& w = ws_;
+    const bool net = GetParam().network;
+    const bool through_ikigai = GetParam().runner == Runner::kIkigai;
     auto changed = [](const std::string& path) { return Read(path) != "original\n"; };
     auto need_landlock = [](int tier, int) {
       return tier == 0 ? std::string("tier 0 has no Landlock: files are not confined")
                        : std::string();
     };
-    const bool through_ikigai = GetParam().runner == Runner::kIkigai;
     // The host, whose /proc/PID/environ holds the keys: this process, or the
     // ikigai the runner starts, found up the tool's parent chain.
     const std::string host =
@@ -414,24 +421,50 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
          host + IKIGAI_ESCAPE_HELPER + " proc_mem $host " + first_mapping + " " + w + "/host-mem",
          true, [=, this] { return Read(w + "/host-mem").find("7f454c46") != std::string::npos; },
          host_skip, false, host_bare_skip},
+        // With network, the host's network is the point (loopback included).
         {"TCP to a host listener",
          Py("tcp", "import socket\ns = socket.create_connection(('127.0.0.1', " +
                        std::to_string(tcp_->port()) + "), 10)\ns.sendall(b'tcp-escape')\n"),
-         true, [this] { return tcp_->Drain().find("tcp-escape") != std::string::npos; }},
+         !net, [this] { return tcp_->Drain().find("tcp-escape") != std::string::npos; }},
         {"UDP to a host listener",
          Py("udp",
             "import socket\nsocket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto("
             "b'udp-escape', ('127.0.0.1', " +
                 std::to_string(udp_->port()) + "))\n"),
-         true, [this] { return udp_->Drain().find("udp-escape") != std::string::npos; }},
+         !net, [this] { return udp_->Drain().find("udp-escape") != std::string::npos; }},
+        // glibc asks nscd and systemd-resolved over Unix sockets first; refused,
+        // it must fall back to /etc/hosts and DNS.
+        {"resolve localhost and connect to a host listener",
+         Py("resolve", "import socket\ns = socket.create_connection(('localhost', " +
+                           std::to_string(tcp_->port()) + "), 10)\ns.sendall(b'resolved-host')\n"),
+         !net, [this] { return tcp_->Drain().find("resolved-host") != std::string::npos; }},
         {"connect to a host Unix socket in the runtime dir",
          Py("unix", "import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect('" + run_ +
                         "/bus')\ns.sendall(b'unix-escape')\n"),
          true, [this] { return unix_->Drain().find("unix-escape") != std::string::npos; }},
+        {"send a datagram to a host Unix socket",
+         Py("dgram",
+            "import socket\n"
+            "for make in (lambda: socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM),\n"
+            "             lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)[0]):\n"
+            "    try:\n"
+            "        make().sendto(b'dgram-escape', '" +
+                run_ +
+                "/journal')\n"
+                "    except OSError as e:\n"
+                "        print(e)\n"),
+         true, [this] { return unix_dgram_->Drain().find("dgram-escape") != std::string::npos; }},
         {"connect to a host abstract Unix socket",
          Py("abstract", "import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect('\\0" +
                             abstract_name_ + "')\ns.sendall(b'abstract-escape')\n"),
-         true, [this] { return abstract_->Drain().find("abstract-escape") != std::string::npos; }},
+         true, [this] { return abstract_->Drain().find("abstract-escape") != std::string::npos; },
+         [=](int tier, int abi) {
+           return net && tier == 2 && abi < 6
+                      ? std::string(
+                            "with network at tier 2 abstract sockets are shared with the host "
+                            "below Landlock ABI 6")
+                      : std::string();
+         }},
         {"io_uring", std::string(IKIGAI_ESCAPE_HELPER) + " io_uring " + w + "/io_uring", true,
          [=, this] { return Exists(w + "/io_uring"); }},
         {"ptrace a sibling",
@@ -491,11 +524,11 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
             "open('" +
                 w + "/loopback', 'w').write(c.recv(4).decode())\n"),
          false, [=, this] { return Read(w + "/loopback") == "PING"; },
-         [](int tier, int) {
-           return tier < 2 ? std::string(
-                                 "below tier 2 a profile without network has no "
-                                 "sockets but AF_UNIX (see NetworkProfileAllowsLoopback)")
-                           : std::string();
+         [=](int tier, int) {
+           return tier < 2 && !net ? std::string(
+                                         "below tier 2 a profile without network has no "
+                                         "network sockets (the Net modes run it)")
+                                   : std::string();
          }},
     };
     return cases;
@@ -505,7 +538,7 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
   Support support_;
   std::unique_ptr<Sandbox> sandbox_;
   std::string root_, ws_, home_, out_, run_, tmp_, abstract_name_;
-  std::unique_ptr<Listener> tcp_, udp_, unix_, abstract_;
+  std::unique_ptr<Listener> tcp_, udp_, unix_, unix_dgram_, abstract_;
   pid_t sibling_ = -1;
   std::vector<std::string> cleanup_;
 };
@@ -588,6 +621,15 @@ const Mode kModes[] = {
     {"Tier2_KernelAbi_Ikigai", false, nullptr, false, 2, Runner::kIkigai},
     {"Tier2_Abi2_Ikigai", false, "2", false, 2, Runner::kIkigai},
     {"Tier1_KernelAbi_Ikigai", false, nullptr, true, 1, Runner::kIkigai},
+    // With network (sandbox.network, or an openWorldHint tool): the host's
+    // network works, its Unix sockets still do not.
+    {"Tier2_KernelAbi_Net_Shell", false, nullptr, false, 2, Runner::kShell, true},
+    {"Tier2_Abi2_Net_Shell", false, "2", false, 2, Runner::kShell, true},
+    {"Tier1_KernelAbi_Net_Shell", false, nullptr, true, 1, Runner::kShell, true},
+    {"Tier1_KernelAbi_Net_BashTool", false, nullptr, true, 1, Runner::kBashTool, true},
+    {"Tier1_Abi2_Net_Shell", false, "2", true, 1, Runner::kShell, true},
+    {"Tier2_KernelAbi_Net_Ikigai", false, nullptr, false, 2, Runner::kIkigai, true},
+    {"Tier1_KernelAbi_Net_Ikigai", false, nullptr, true, 1, Runner::kIkigai, true},
 };
 
 INSTANTIATE_TEST_SUITE_P(Modes, EscapeBattery, ::testing::ValuesIn(kModes),

@@ -121,6 +121,8 @@ std::unique_ptr<Sandbox::Prepared> Sandbox::Prepare(Profile profile) const {
   }
   seccomp::FilterSpec filter;
   filter.refuse_inet_sockets = !network && t < 2;
+  // Below tier 2 nothing hides the host's Unix sockets, network or not.
+  filter.refuse_unix_sockets = t < 2;
   filter.refuse_connect = !network && t < 2;
   filter.refuse_mount = t == 2;
   p->filter = seccomp::BuildFilter(filter);

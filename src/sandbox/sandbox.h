@@ -18,10 +18,10 @@
 // Any failure fails the spawn with its errno: a tool never runs unconfined
 // by accident.
 //
-// Tiers: 2 with Landlock and user namespaces; 1 with Landlock alone (host
-// Unix sockets are then reachable only through connect(), which is refused
-// without network, and protected paths are left to the snapshot check);
-// 0 without Landlock: only no_new_privs and seccomp.
+// Tiers: 2 with Landlock and user namespaces; 1 with Landlock alone (no
+// namespace hides the host's Unix sockets, so seccomp refuses AF_UNIX
+// sockets, network or not; protected paths are left to the snapshot check);
+// 0 without Landlock: only no_new_privs, the capabilities and seccomp.
 #pragma once
 
 #include <linux/filter.h>

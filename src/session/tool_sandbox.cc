@@ -50,7 +50,7 @@ std::string SandboxNotice(const sandbox::Sandbox& sandbox, permissions::Mode mod
   }
   if (sandbox.tier() == 1) {
     return "Note: sandbox tier 1 only (" + sandbox.support().no_userns_reason +
-           "): tools without network cannot reach host Unix sockets, and .git/hooks, "
+           "): tools cannot reach host Unix sockets, and .git/hooks, "
            ".git/config and .ikigai/ are checked after each writing call instead of being "
            "kept read-only.";
   }
