@@ -187,7 +187,9 @@ int Run(int argc, char** argv) {
   }
   if (*list) return session::ListTools(*host, std::cout);
   if (*show) return session::ShowTool(*host, show_name, std::cout, std::cerr);
-  if (!host->sandbox_notice.empty()) std::cerr << "ikigai: " << host->sandbox_notice << "\n";
+  for (const auto& line : session::NoticeLines(host->sandbox_notice)) {
+    std::cerr << "ikigai: " << line << "\n";
+  }
   return toolcmd::CallTool(*host, call_name, call_args, std::cout);
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "protocol/parse_json.h"
 #include "protocol/wrapper.h"
 #include "sandbox/snapshot.h"
+#include "sandbox/workspace.h"
 #include "spawning/environment.h"
 #include "spawning/run_many.h"
 
@@ -235,8 +237,17 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     if (env == env_by_key.end()) {
       std::vector<std::pair<std::string, std::string>> overrides = {
           {"IKIGAI_TOOL_DEADLINE_MS", deadline}};
-      if (confinement != nullptr)
+      if (confinement != nullptr) {
         overrides.emplace_back("IKIGAI_SANDBOX", confinement->description);
+        // A TMPDIR the sandbox may not let tools write ($HOME, say) gave way
+        // to /tmp (sandbox/workspace.h): tools are told, so that they can
+        // make their temporary files.
+        const char* host_tmp = std::getenv("TMPDIR");
+        const std::string& temp_dir = options_.sandbox->settings().temp_dir;
+        if (host_tmp != nullptr && *host_tmp != '\0' && temp_dir != host_tmp) {
+          overrides.emplace_back("TMPDIR", temp_dir);
+        }
+      }
       env = env_by_key
                 .emplace(env_key, spawning::ToolEnvironment(overrides, options_.env_passthrough))
                 .first;

@@ -202,6 +202,47 @@ TEST(SandboxTest, MissingProtectedPathsAndRuntimeDirDoNotFailTheSpawn) {
   EXPECT_EQ(RunConfined(sb->For({}), "echo ok", d.root + "/ws"), "ok\n");
 }
 
+// Started in the parent of $HOME, with TMPDIR=$HOME and $HOME among the
+// writable roots: ~/.bashrc stays as it was and ~/.ssh unread, at every
+// tier Landlock gives, while the temp directory still works.
+TEST(SandboxTest, HomeStaysClosedWhenStartedAboveItOrNamedAsARoot) {
+  const Support probed = Probe();
+  if (probed.landlock_abi == 0) GTEST_SKIP() << "no Landlock";
+  Dirs d;  // under /var/tmp: /tmp is writable in the sandbox
+  const std::string home = d.root + "/home/user";
+  fs::create_directories(home + "/.ssh");
+  testing::WriteFile(home + "/.ssh/id_rsa", "PRIVATE-KEY-MATERIAL\n");
+  testing::WriteFile(home + "/.bashrc", "# bashrc\n");
+  const std::string stolen = "/tmp/ikigai-stolen-" + fs::path(d.root).filename().string();
+  auto env = [&](std::string_view name) -> std::optional<std::string> {
+    if (name == "HOME") return home;
+    if (name == "TMPDIR") return home;
+    return std::nullopt;
+  };
+  auto settings = DefaultSettings(d.root + "/home", env, {home, d.root + "/home"});
+  ASSERT_TRUE(settings.ok()) << settings.error();
+  EXPECT_EQ(settings->refused.size(), 4u);  // the start, TMPDIR and both roots
+  for (const bool userns : {true, false}) {
+    if (userns && !probed.user_namespaces) continue;
+    Support support = probed;
+    support.user_namespaces = userns;
+    auto sb = Make(*settings, support);
+    const std::string out =
+        RunConfined(sb->For({}),
+                    "echo pwned >> " + home + "/.bashrc; echo pwned > " + home + "/planted; cat " +
+                        home + "/.ssh/id_rsa > " + stolen + "; echo ok > /tmp/ikigai-ok-" +
+                        fs::path(d.root).filename().string(),
+                    d.root + "/home");
+    EXPECT_EQ(testing::ReadFile(home + "/.bashrc"), "# bashrc\n") << "tier " << sb->tier() << out;
+    EXPECT_FALSE(Exists(home + "/planted")) << "tier " << sb->tier() << out;
+    EXPECT_EQ(testing::ReadFile(stolen).find("PRIVATE-KEY"), std::string::npos)
+        << "tier " << sb->tier() << out;
+    EXPECT_TRUE(Exists("/tmp/ikigai-ok-" + fs::path(d.root).filename().string())) << out;
+  }
+  fs::remove(stolen);
+  fs::remove("/tmp/ikigai-ok-" + fs::path(d.root).filename().string());
+}
+
 // The host is not dumpable (sandbox/host.h), and a tier 2 child shares its
 // memory until exec: for an ordinary user its uid_map would belong to root.
 // Spawns from two threads at once, as nobody, must all enter tier 2.

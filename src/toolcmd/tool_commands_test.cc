@@ -233,6 +233,36 @@ TEST(IkigaiBinary, ToolCallsOfAnOrdinaryUserCannotReadTheHostsEnvironment) {
   }
 }
 
+// Started in the parent of $HOME with TMPDIR=$HOME, nothing of the home
+// directory is writable, and ikigai says what it kept from being writable,
+// and why; tools are given /tmp as TMPDIR.
+TEST(IkigaiBinary, ToolCallStartedAboveHomeKeepsHomeClosedAndSaysSo) {
+  VarTmpDir dir;
+  const std::string home = dir.path() + "/home/user";
+  ASSERT_TRUE(std::filesystem::create_directories(home));
+  WriteFile(home + "/.bashrc", "# bashrc\n");
+  const std::string args =
+      nlohmann::json{
+          {"command", "echo pwned >> ~/.bashrc; echo pwned > ~/planted; echo \"TMPDIR=$TMPDIR\""}}
+          .dump();
+  auto run = testing::RunExecutable(kIkigai, "",
+                                    {.argv_extra = {"tool", "call", "--sandbox", "bash", args},
+                                     .env = {{"HOME", home}, {"TMPDIR", home}},
+                                     .cwd = dir.path() + "/home"});
+  if (run.err.find("no Landlock") != std::string::npos) GTEST_SKIP() << "no Landlock here";
+  EXPECT_EQ(testing::ReadFile(home + "/.bashrc"), "# bashrc\n") << run.out;
+  EXPECT_FALSE(std::filesystem::exists(home + "/planted")) << run.out;
+  EXPECT_NE(run.err.find("ikigai: Note: sandbox: the working directory " + dir.path() +
+                         "/home is not writable: it holds your home directory"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("ikigai: Note: sandbox: TMPDIR=" + home +
+                         " is not writable: it is your home directory; tools get /tmp instead"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.out.find("TMPDIR=/tmp"), std::string::npos) << run.out;
+}
+
 TEST(IkigaiBinary, ListsTheSixCoreToolsAndUserAndProjectTools) {
   TempDir home;
   ::mkdir((home / ".ikigai").c_str(), 0755);
