@@ -271,7 +271,7 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
 
   std::optional<sandbox::ProtectedSnapshot> before;
   if (!writing_calls.empty())
-    before = sandbox::TakeSnapshot(options_.sandbox->settings().protected_paths);
+    before = sandbox::TakeSnapshot(sandbox::ProtectedPaths(options_.sandbox->settings()));
   // One RunAll per wave; once cancelled, the later waves start nothing.
   const std::vector<std::size_t> waves = AssignWaves(accesses);
   const std::size_t wave_count =
@@ -293,7 +293,7 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
   }
   if (before) {
     const std::vector<std::string> changed = sandbox::ChangedPaths(
-        *before, sandbox::TakeSnapshot(options_.sandbox->settings().protected_paths));
+        *before, sandbox::TakeSnapshot(sandbox::ProtectedPaths(options_.sandbox->settings())));
     if (!changed.empty()) {
       for (std::size_t i : writing_calls) {
         results[i].wrapped["protected_paths_changed"] = changed;

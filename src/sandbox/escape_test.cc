@@ -261,10 +261,12 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
     return "python3 " + path;
   }
 
-  // Runs `script` as the mode says; returns what the child printed.
-  std::string Run(const std::string& script) {
+  // Runs `script` as the mode says, in `cwd` (default: the workspace);
+  // returns what the child printed.
+  std::string Run(const std::string& script, std::string cwd = "") {
     const Mode& m = GetParam();
-    if (m.runner == Runner::kIkigai) return RunIkigai(script);
+    if (cwd.empty()) cwd = ws_;
+    if (m.runner == Runner::kIkigai) return RunIkigai(script, cwd);
     spawning::Job job;
     job.timeout = std::chrono::milliseconds(120000);
     std::vector<std::pair<std::string, std::string>> env = {
@@ -276,7 +278,7 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
       env.emplace_back("IKIGAI_SANDBOX", c.description);
     }
     job.spawn.env = spawning::EnvironmentWith(env);
-    job.spawn.cwd = ws_;
+    job.spawn.cwd = cwd;
     if (m.runner == Runner::kShell) {
       job.spawn.path = "/bin/sh";
       job.spawn.argv = {"sh", "-c", script};
@@ -293,7 +295,7 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
   // Through `ikigai -p` in auto mode (unrestricted when bare), in the
   // workspace, with this test's home, temp and runtime directories; ikigai
   // builds its own sandbox from them, as for a user.
-  std::string RunIkigai(const std::string& script) {
+  std::string RunIkigai(const std::string& script, const std::string& cwd) {
     auto server = aimock_.Reset(EscapeFixtures(script));
     EXPECT_TRUE(server) << server.error();
     if (!server) return "";
@@ -311,7 +313,7 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
          {"IKIGAI_PROVIDER", "openai"},
          {"NO_PROXY", "127.0.0.1"},
          {"IKIGAI_PERMISSIONS", GetParam().bare ? "unrestricted" : "auto"}});
-    job.spawn.cwd = ws_;
+    job.spawn.cwd = cwd;
     const auto outcome = spawning::RunAll({job}).front();
     EXPECT_EQ(outcome.end, spawning::JobEnd::kExited) << outcome.spawn_error << outcome.err;
     EXPECT_EQ(outcome.exit_code, 0) << outcome.out << outcome.err;
@@ -602,6 +604,118 @@ TEST_P(EscapeBattery, EscapesFailAndNormalWorkWorks) {
     }
   }
   ::testing::Test::RecordProperty("skipped_cases", skipped);
+}
+
+// The git directories below the top level's (submodules, nested ones, a
+// submodule named with a slash, linked worktrees, config.worktree) and the
+// start directory's .ikigai/ (project tools load from there) are protected
+// like .git/hooks: at tier 2 the write fails, below it the check reports it.
+// What did not exist when the sandbox was built (a .ikigai/ created in the
+// start directory, a submodule added since) cannot be bound read-only, and
+// must be reported at every tier. The sandbox is built from the start
+// directory as ikigai builds it (DefaultSettings).
+TEST_P(EscapeBattery, GitDirsBelowTheTopAndTheStartDirectorysIkigaiAreProtected) {
+  const Mode& m = GetParam();
+  if (!m.bare) {
+    if (m.want_tier == 2 && !support_.user_namespaces) {
+      GTEST_SKIP() << "tier 2 unavailable: " << support_.no_userns_reason;
+    }
+    if (m.want_tier >= 1 && support_.landlock_abi == 0) GTEST_SKIP() << "no Landlock";
+  }
+  const std::string git = ws_ + "/.git";
+  const std::vector<std::string> module_dirs = {
+      git + "/modules/lib", git + "/modules/lib/modules/inner", git + "/modules/libs/deep"};
+  for (const auto& dir : module_dirs) {
+    fs::create_directories(dir + "/hooks");
+    Write(dir + "/HEAD", "ref: refs/heads/main\n");
+    Write(dir + "/config", "[core]\n");
+  }
+  fs::create_directories(git + "/worktrees/wt1");
+  Write(git + "/worktrees/wt1/HEAD", "ref: refs/heads/wt1\n");
+  Write(git + "/worktrees/wt1/commondir", "../..\n");
+  Write(git + "/worktrees/wt1/config.worktree", "[core]\n");
+  Write(git + "/config.worktree", "[core]\n");
+  fs::create_directories(ws_ + "/sub/.ikigai/tools");
+  fs::create_directories(ws_ + "/fresh");
+
+  struct ProtectedCase {
+    std::string name;
+    std::string start;  // the start directory, below the workspace
+    std::string script;
+    std::function<bool()> happened;
+    bool new_path;  // did not exist when the sandbox was built
+  };
+  auto appended = [](const std::string& path) { return Read(path) != "[core]\n"; };
+  const std::string append = " && echo '[core] hooksPath = /x' >> ";
+  const std::vector<ProtectedCase> cases = {
+      {"write a submodule's hooks", "sub",
+       "echo pwned > " + git + "/modules/lib/hooks/post-checkout",
+       [=] { return Exists(git + "/modules/lib/hooks/post-checkout"); }, false},
+      {"append to a submodule's config", "sub", "true" + append + git + "/modules/lib/config",
+       [=] { return appended(git + "/modules/lib/config"); }, false},
+      {"write a nested submodule's hooks", "sub",
+       "echo pwned > " + git + "/modules/lib/modules/inner/hooks/pre-commit",
+       [=] { return Exists(git + "/modules/lib/modules/inner/hooks/pre-commit"); }, false},
+      {"append to a nested submodule's config", "sub",
+       "true" + append + git + "/modules/lib/modules/inner/config",
+       [=] { return appended(git + "/modules/lib/modules/inner/config"); }, false},
+      {"append to the config of a submodule named a/b", "sub",
+       "true" + append + git + "/modules/libs/deep/config",
+       [=] { return appended(git + "/modules/libs/deep/config"); }, false},
+      {"append to a linked worktree's config.worktree", "sub",
+       "true" + append + git + "/worktrees/wt1/config.worktree",
+       [=] { return appended(git + "/worktrees/wt1/config.worktree"); }, false},
+      {"append to .git/config.worktree", "sub", "true" + append + git + "/config.worktree",
+       [=] { return appended(git + "/config.worktree"); }, false},
+      {"write the start directory's .ikigai/tools", "sub",
+       "printf '#!/bin/sh\\n' > .ikigai/tools/x-tool",
+       [this] { return Exists(ws_ + "/sub/.ikigai/tools/x-tool"); }, false},
+      {"create the start directory's .ikigai/tools", "fresh",
+       "mkdir -p .ikigai/tools && printf '#!/bin/sh\\n' > .ikigai/tools/x-tool",
+       [this] { return Exists(ws_ + "/fresh/.ikigai/tools/x-tool"); }, true},
+      {"plant a hook in a submodule added since", "fresh",
+       "mkdir -p " + git + "/modules/new/hooks && echo ref > " + git +
+           "/modules/new/HEAD && echo pwned > " + git + "/modules/new/hooks/post-checkout",
+       [=] { return Exists(git + "/modules/new/hooks/post-checkout"); }, true},
+  };
+  std::string built_for;
+  Settings settings;
+  for (const ProtectedCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string start = ws_ + "/" + c.start;
+    if (built_for != c.start) {  // what ikigai started there would protect
+      auto made =
+          DefaultSettings(start, [this](std::string_view name) -> std::optional<std::string> {
+            if (name == "HOME") return home_;
+            if (name == "TMPDIR") return tmp_;
+            if (name == "XDG_RUNTIME_DIR") return run_;
+            return std::nullopt;
+          });
+      ASSERT_TRUE(made.ok()) << made.error();
+      settings = *made;
+      built_for = c.start;
+      if (!m.bare) {
+        auto sb = Sandbox::Create(settings, support_);
+        ASSERT_TRUE(sb.ok()) << sb.error();
+        sandbox_ = std::move(*sb);
+        ASSERT_EQ(sandbox_->tier(), m.want_tier);
+      }
+    }
+    const ProtectedSnapshot before = TakeSnapshot(ProtectedPaths(settings));
+    const std::string output = Run(c.script, start);
+    const bool happened = c.happened();
+    const bool reported =
+        m.runner == Runner::kIkigai
+            ? output.find("protected_paths_changed") != std::string::npos
+            : !ChangedPaths(before, TakeSnapshot(ProtectedPaths(settings))).empty();
+    if (m.bare) {
+      EXPECT_TRUE(happened) << "should work without the sandbox:\n" << output;
+    } else if (c.new_path || sandbox_->tier() < 2) {
+      EXPECT_TRUE(reported) << "the change was not reported:\n" << output;
+    } else {
+      EXPECT_FALSE(happened) << "written at tier 2:\n" << output;
+    }
+  }
 }
 
 const Mode kModes[] = {

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -131,7 +132,7 @@ std::vector<std::string> HiddenSockets() {
 
 std::vector<std::string> ExistingProtectedPaths(const Settings& settings) {
   std::vector<std::string> paths;
-  for (const auto& p : settings.protected_paths) {
+  for (const auto& p : ProtectedPaths(settings)) {
     const std::string real = RealPath(p);
     if (!real.empty() && real != "/" &&
         std::find(paths.begin(), paths.end(), real) == paths.end()) {
@@ -212,6 +213,15 @@ IKIGAI_CHILD_CODE int EnterNamespaces(const NamespacePlan& plan) {
     if (::mount("/dev/null", files[i].c_str(), nullptr, MS_BIND, nullptr) != 0 && errno != ENOENT) {
       return errno;
     }
+  }
+  // The working directory was entered before the binds (spawning/spawn.h),
+  // so it may be a directory an anchor now covers (the start directory, when
+  // its .ikigai/ is protected): relative paths from it would reach the
+  // directories below the binds, unprotected. Entered again by its name, it
+  // is the one on top. Inside a hidden directory it is gone: the spawn fails.
+  char cwd[PATH_MAX];
+  if (::syscall(SYS_getcwd, cwd, sizeof cwd) > 0 && cwd[0] == '/' && ::chdir(cwd) != 0) {
+    return errno;
   }
   if (plan.loopback) {
     const int s = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);

@@ -134,7 +134,7 @@ std::unique_ptr<Sandbox::Prepared> Sandbox::Prepare(Profile profile) const {
                               {"access", write ? "workspace-write" : "read-only"},
                               {"writable_roots", roots},
                               {"network", network},
-                              {"protected", settings_.protected_paths}};
+                              {"protected", ProtectedPaths(settings_)}};
   if (t == 0) {
     d["note"] =
         "no Landlock: files and network are not confined; only no_new_privs and seccomp apply";
@@ -170,10 +170,19 @@ std::string Sandbox::Summary() const {
     if (::lstat(secret.c_str(), &st) == 0) secrets.push_back(secret);
   }
   s += secrets.empty() ? " secrets (none present)" : " " + Joined(secrets);
-  std::vector<std::string> protected_paths = ExistingProtectedPaths(settings_);
+  // The workspace's own protected paths by name; those of submodules and
+  // linked worktrees (there may be hundreds) by number.
+  Settings own = settings_;
+  own.git_dirs.clear();
+  const std::vector<std::string> protected_paths = ExistingProtectedPaths(own);
+  const std::size_t nested = ExistingProtectedPaths(settings_).size() - protected_paths.size();
   if (!protected_paths.empty()) {
     s += t == 2 ? "; read-only: " : "; checked after each writing call: ";
     s += Joined(protected_paths);
+    if (nested > 0) {
+      s +=
+          ", and " + std::to_string(nested) + " hooks and config files of submodules and worktrees";
+    }
   }
   s += settings_.network ? "; network: on"
                          : (t == 2 ? "; network: off (loopback only)" : "; network: off");

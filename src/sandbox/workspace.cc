@@ -1,11 +1,13 @@
 #include "sandbox/workspace.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -76,8 +78,76 @@ std::string WithoutTrailingSlashes(std::string path) {
   return path;
 }
 
+// What git runs code from, in a git directory: hooks, and the config files
+// that can name other hooks, filters, pagers (core.hooksPath, ...).
+void AddGitDirProtection(std::vector<std::string>& paths, const std::string& git_dir) {
+  for (const char* name : {"hooks", "config", "config.worktree"}) {
+    AddUnique(paths, Join(git_dir, name));
+  }
+}
+
+// Bounds on the walk below a git directory: a repository with thousands of
+// submodules is protected up to here, and a loop of links cannot hold it.
+constexpr int kMaxGitDirDepth = 8;
+constexpr std::size_t kMaxNestedGitDirs = 2000;
+
+// The directories in `dir`, symbolic links left out.
+std::vector<std::string> Subdirectories(const std::string& dir) {
+  std::vector<std::string> subdirs;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return subdirs;
+  while (const dirent* e = ::readdir(d)) {
+    if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+    const std::string path = Join(dir, e->d_name);
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) subdirs.push_back(path);
+  }
+  ::closedir(d);
+  std::sort(subdirs.begin(), subdirs.end());
+  return subdirs;
+}
+
+bool IsGitDir(const std::string& dir) {
+  struct stat st {};
+  return ::lstat(Join(dir, "HEAD").c_str(), &st) == 0;
+}
+
+void AddNestedGitDirs(const std::string& git_dir, int depth, std::vector<std::string>& paths,
+                      std::size_t& found);
+
+// A submodule's git directory is modules/NAME, and NAME may hold slashes:
+// a directory without HEAD is a step of a name.
+void AddModules(const std::string& dir, int depth, std::vector<std::string>& paths,
+                std::size_t& found) {
+  if (depth > kMaxGitDirDepth) return;
+  for (const std::string& sub : Subdirectories(dir)) {
+    if (found >= kMaxNestedGitDirs) return;
+    if (IsGitDir(sub)) {
+      ++found;
+      AddGitDirProtection(paths, sub);
+      AddNestedGitDirs(sub, depth + 1, paths, found);
+    } else {
+      AddModules(sub, depth + 1, paths, found);
+    }
+  }
+}
+
+// The git directories of a git directory's submodules (modules/, nested)
+// and linked worktrees (worktrees/NAME, whose config.worktree git reads).
+void AddNestedGitDirs(const std::string& git_dir, int depth, std::vector<std::string>& paths,
+                      std::size_t& found) {
+  if (depth > kMaxGitDirDepth) return;
+  for (const std::string& worktree : Subdirectories(Join(git_dir, "worktrees"))) {
+    if (found >= kMaxNestedGitDirs) return;
+    ++found;
+    AddGitDirProtection(paths, worktree);
+  }
+  AddModules(Join(git_dir, "modules"), depth, paths, found);
+}
+
 // What a git directory adds: itself writable when outside the workspace
-// (unless it may not be), its hooks and config protected.
+// (unless it may not be), its hooks and config protected, and the git
+// directories below it found at each check.
 void AddGitDir(Settings& s, const std::string& git_dir, bool outside,
                const std::function<std::string(const std::string&)>& why_not) {
   auto writable = [&](const std::string& dir) {
@@ -88,8 +158,8 @@ void AddGitDir(Settings& s, const std::string& git_dir, bool outside,
     }
   };
   if (outside) writable(git_dir);
-  AddUnique(s.protected_paths, Join(git_dir, "hooks"));
-  AddUnique(s.protected_paths, Join(git_dir, "config"));
+  AddGitDirProtection(s.protected_paths, git_dir);
+  AddUnique(s.git_dirs, git_dir);
   // A worktree's git dir names the repository's common dir.
   const std::string common_file = Join(git_dir, "commondir");
   if (!IsFile(common_file)) return;
@@ -99,11 +169,18 @@ void AddGitDir(Settings& s, const std::string& git_dir, bool outside,
   common = RealPath(common);
   if (common.empty()) return;
   writable(common);
-  AddUnique(s.protected_paths, Join(common, "hooks"));
-  AddUnique(s.protected_paths, Join(common, "config"));
+  AddGitDirProtection(s.protected_paths, common);
+  AddUnique(s.git_dirs, common);
 }
 
 }  // namespace
+
+std::vector<std::string> ProtectedPaths(const Settings& settings) {
+  std::vector<std::string> paths = settings.protected_paths;
+  std::size_t found = 0;
+  for (const auto& git_dir : settings.git_dirs) AddNestedGitDirs(git_dir, 0, paths, found);
+  return paths;
+}
 
 std::string WhyNotWritable(const std::string& dir, const std::string& home,
                            const std::vector<std::string>& secrets) {
@@ -202,7 +279,11 @@ Result<Settings, std::string> DefaultSettings(const std::string& cwd, const EnvL
     s.refused.push_back("the working directory " + start + " is not writable: " + why +
                         "; only the temporary directories are");
   }
-  if (!s.workspace.empty()) AddUnique(s.protected_paths, Join(s.workspace, ".ikigai"));
+  if (!s.workspace.empty()) {
+    AddUnique(s.protected_paths, Join(s.workspace, ".ikigai"));
+    // Project tools and config load from the start directory's .ikigai/.
+    if (Inside(start, s.workspace)) AddUnique(s.protected_paths, Join(start, ".ikigai"));
+  }
 
   for (const auto& root : writable_roots) {
     const std::string real = RealPath(root);

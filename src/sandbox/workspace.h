@@ -4,8 +4,12 @@
 // The workspace is the git top level, found by walking up from the start
 // directory to the first `.git` without running git: a directory, or a file
 // `gitdir: PATH` (a worktree or a submodule), whose git directory and its
-// `commondir` become writable too, their hooks and config protected. With
-// no repository (or one that may not be writable), the start directory.
+// `commondir` become writable too. Protected (read-only at tier 2, checked
+// after writing calls): their hooks, config and config.worktree, the same of
+// every git directory below them (submodules in modules/, nested, and linked
+// worktrees in worktrees/, found anew at each check), and the `.ikigai/` of
+// the top level and of the start directory (where project tools load from).
+// With no repository (or one that may not be writable), the start directory.
 //
 // What may not be writable, since writing there reaches what the sandbox
 // keeps from tools: `/`, $HOME or a directory above it (~/.bashrc, and the
@@ -32,11 +36,18 @@ struct Settings {
   std::string temp_dir;                      // $TMPDIR, else /tmp
   std::vector<std::string> secrets;          // absolute paths made unreadable
   std::vector<std::string> protected_paths;  // read-only under tier 2 (.git/hooks, ...)
-  std::string runtime_dir;                   // $XDG_RUNTIME_DIR or /run/user/UID; hidden
-  bool network = false;                      // sandbox.network: every profile gets network
+  // Git directories whose submodules' and linked worktrees' git directories
+  // are protected too, as ProtectedPaths finds them.
+  std::vector<std::string> git_dirs;
+  std::string runtime_dir;  // $XDG_RUNTIME_DIR or /run/user/UID; hidden
+  bool network = false;     // sandbox.network: every profile gets network
   // What was kept from being writable, and why: one line each, for the user.
   std::vector<std::string> refused;
 };
+
+// protected_paths and, found now, the hooks, config and config.worktree of
+// every git directory below a git_dirs entry (modules/**, worktrees/*).
+std::vector<std::string> ProtectedPaths(const Settings& settings);
 
 // Why `dir` (absolute, resolved) may not be writable, or "" if it may: it is
 // `/`, `home` or above it, or holds a secret or lies in one.

@@ -215,6 +215,40 @@ TEST(WorkspaceTest, WritableRootsThatHoldHomeOrASecretAreLeftOut) {
   }
 }
 
+// The hooks and config of every git directory below the top level's
+// (submodules, nested, named with a slash; linked worktrees) are protected,
+// found again at each call: a submodule added later is protected too. So is
+// the start directory's .ikigai/, where project tools load from.
+TEST(WorkspaceTest, SubmodulesWorktreesAndTheStartDirectorysIkigaiAreProtected) {
+  TempDir dir;
+  const std::string repo = fs::canonical(dir.path()).string() + "/repo";
+  const std::string git = repo + "/.git";
+  for (const std::string& module :
+       {git + "/modules/a", git + "/modules/a/modules/b", git + "/modules/group/c"}) {
+    fs::create_directories(module + "/hooks");
+    testing::WriteFile(module + "/HEAD", "ref: refs/heads/main\n");
+  }
+  fs::create_directories(git + "/worktrees/wt");
+  fs::create_directories(repo + "/src/deep");
+  auto s = DefaultSettings(repo + "/src/deep", Env({{"HOME", dir / "home"}}));
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->workspace, repo);
+  EXPECT_TRUE(Has(s->protected_paths, git + "/config.worktree"));
+  EXPECT_TRUE(Has(s->protected_paths, repo + "/.ikigai"));
+  EXPECT_TRUE(Has(s->protected_paths, repo + "/src/deep/.ikigai"));
+  const std::vector<std::string> now = ProtectedPaths(*s);
+  for (const std::string& git_dir : {git + "/modules/a", git + "/modules/a/modules/b",
+                                     git + "/modules/group/c", git + "/worktrees/wt"}) {
+    for (const char* name : {"/hooks", "/config", "/config.worktree"}) {
+      EXPECT_TRUE(Has(now, git_dir + name)) << git_dir + name;
+    }
+  }
+  EXPECT_FALSE(Has(now, git + "/modules/group/hooks")) << "group is a step of a name";
+  fs::create_directories(git + "/modules/later/hooks");
+  testing::WriteFile(git + "/modules/later/HEAD", "ref: refs/heads/main\n");
+  EXPECT_TRUE(Has(ProtectedPaths(*s), git + "/modules/later/hooks"));
+}
+
 TEST(WorkspaceTest, RelativeOrMissingStartIsAnError) {
   EXPECT_FALSE(DefaultSettings("relative/dir", Env({})).ok());
   EXPECT_FALSE(DefaultSettings("/nonexistent/dir/x", Env({})).ok());
