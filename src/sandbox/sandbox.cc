@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +35,37 @@ void AddUnique(std::vector<std::string>& list, const std::string& path) {
 
 int Key(Profile p) { return (p.access == Access::kWorkspaceWrite ? 2 : 0) | (p.network ? 1 : 0); }
 
+// What a tool run by root keeps of root's capabilities: Docker's default set
+// for a container's root, less MKNOD (a block device made in the workspace
+// would read the raw disk past Landlock), NET_RAW (packet sockets see the
+// host's traffic), SETFCAP and SETPCAP. Files (CHOWN, DAC_OVERRIDE, FOWNER,
+// FSETID), SETUID and SETGID (test suites drop privileges) and KILL (their
+// children after that) keep root's usual work working. Everything else goes,
+// SYS_PTRACE first of all: with it a root tool reads the host's
+// /proc/PID/environ and mem whatever the host's dumpable state. Without it,
+// and lacking some of the host's capabilities, it fails the kernel's
+// ptrace_may_access against the host.
+constexpr int kKeptCapabilities[] = {
+    CAP_CHOWN,  CAP_DAC_OVERRIDE, CAP_FOWNER,           CAP_FSETID,     CAP_KILL,
+    CAP_SETGID, CAP_SETUID,       CAP_NET_BIND_SERVICE, CAP_SYS_CHROOT, CAP_AUDIT_WRITE};
+
+// The capabilities the pre-exec step drops, up to the kernel's last (a new
+// user namespace starts with them all, so the host's own bounding set says
+// nothing), SETPCAP last since dropping needs it.
+std::vector<int> CapabilitiesToDrop() {
+  int last = 63;  // past the kernel's last, PR_CAPBSET_DROP says EINVAL
+  std::ifstream("/proc/sys/kernel/cap_last_cap") >> last;
+  std::vector<int> caps;
+  for (int cap = 0; cap <= last && cap < 64; ++cap) {
+    if (cap != CAP_SETPCAP && std::find(std::begin(kKeptCapabilities), std::end(kKeptCapabilities),
+                                        cap) == std::end(kKeptCapabilities)) {
+      caps.push_back(cap);
+    }
+  }
+  caps.push_back(CAP_SETPCAP);
+  return caps;
+}
+
 }  // namespace
 
 struct Sandbox::Prepared {
@@ -43,6 +76,7 @@ struct Sandbox::Prepared {
   UniqueFd ruleset;
   std::vector<sock_filter> filter;
   sock_fprog program{};
+  std::vector<int> drop_caps;  // from the bounding set, SETPCAP last
 };
 
 namespace {
@@ -128,6 +162,7 @@ std::unique_ptr<Sandbox::Prepared> Sandbox::Prepare(Profile profile) const {
   p->filter = seccomp::BuildFilter(filter);
   p->program.len = static_cast<unsigned short>(p->filter.size());
   p->program.filter = p->filter.data();
+  p->drop_caps = CapabilitiesToDrop();
 
   nlohmann::ordered_json d = {{"tier", t},
                               {"landlock_abi", support_.landlock_abi},
@@ -191,50 +226,22 @@ std::string Sandbox::Summary() const {
 
 namespace {
 
-// What a tool run by root keeps of root's capabilities: Docker's default set
-// for a container's root, less MKNOD (a block device made in the workspace
-// would read the raw disk past Landlock), NET_RAW (packet sockets see the
-// host's traffic), SETFCAP and SETPCAP. Files (CHOWN, DAC_OVERRIDE, FOWNER,
-// FSETID), SETUID and SETGID (test suites drop privileges) and KILL (their
-// children after that) keep root's usual work working. Everything else goes,
-// SYS_PTRACE first of all: with it a root tool reads the host's
-// /proc/PID/environ and mem whatever the host's dumpable state. Without it,
-// and lacking some of the host's capabilities, it fails the kernel's
-// ptrace_may_access against the host.
-constexpr int kKeptCapabilities[] = {
-    CAP_CHOWN,  CAP_DAC_OVERRIDE, CAP_FOWNER,           CAP_FSETID,     CAP_KILL,
-    CAP_SETGID, CAP_SETUID,       CAP_NET_BIND_SERVICE, CAP_SYS_CHROOT, CAP_AUDIT_WRITE};
-
-__attribute__((no_sanitize("address"))) bool Kept(int cap) {
-  for (int kept : kKeptCapabilities) {
-    if (kept == cap) return true;
-  }
-  return false;
-}
-
-__attribute__((no_sanitize("address"))) int DropCapability(int cap, bool root) {
-  const int present = ::prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
-  if (present <= 0) return present == 0 || errno == EINVAL ? 0 : errno;
-  if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0) return 0;
-  return errno == EPERM && !root ? 0 : errno;
-}
-
-// Drops the other capabilities from the bounding set (what exec may give
-// back) and clears the ambient set. It needs CAP_SETPCAP, so it runs after
-// the namespaces (whose binds and loopback need the capabilities the new
-// user namespace gives) and drops SETPCAP last. A process that is not root
-// gets no capabilities at exec anyway (no_new_privs, no ambient set), so it
-// may lack SETPCAP; root without it fails the spawn.
-__attribute__((no_sanitize("address"))) int DropCapabilities() {
+// Drops `caps` from the bounding set (what exec may give back) and clears
+// the ambient set. It needs CAP_SETPCAP, so it runs after the namespaces
+// (whose binds and loopback need the capabilities the new user namespace
+// gives), and SETPCAP comes last in `caps`. A process that is not root gets
+// no capabilities at exec anyway (no_new_privs, no ambient set), so it may
+// lack SETPCAP; root without it fails the spawn.
+__attribute__((no_sanitize("address"))) int DropCapabilities(const int* caps, std::size_t n) {
   if (::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
     return errno;
   }
   const bool root = ::geteuid() == 0;
-  for (int cap = 0; cap < 64; ++cap) {  // past the kernel's last: EINVAL, nothing to drop
-    if (Kept(cap) || cap == CAP_SETPCAP) continue;
-    if (const int e = DropCapability(cap, root); e != 0) return e;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (::prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0) == 0 || errno == EINVAL) continue;
+    return errno == EPERM && !root ? 0 : errno;
   }
-  return DropCapability(CAP_SETPCAP, root);
+  return 0;
 }
 
 __attribute__((no_sanitize("address"))) int Confine(void* context) {
@@ -243,7 +250,7 @@ __attribute__((no_sanitize("address"))) int Confine(void* context) {
   if (p->namespaces) {
     if (const int e = EnterNamespaces(p->plan); e != 0) return e;
   }
-  if (const int e = DropCapabilities(); e != 0) return e;
+  if (const int e = DropCapabilities(p->drop_caps.data(), p->drop_caps.size()); e != 0) return e;
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
   if (p->ruleset.valid()) {
     if (const int e = landlock::RestrictSelf(p->ruleset.get()); e != 0) return e;
