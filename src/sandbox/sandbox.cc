@@ -226,20 +226,21 @@ std::string Sandbox::Summary() const {
 
 namespace {
 
-// Drops `caps` from the bounding set (what exec may give back) and clears
-// the ambient set. It needs CAP_SETPCAP, so it runs after the namespaces
-// (whose binds and loopback need the capabilities the new user namespace
-// gives), and SETPCAP comes last in `caps`. A process that is not root gets
-// no capabilities at exec anyway (no_new_privs, no ambient set), so it may
-// lack SETPCAP; root without it fails the spawn.
+// Clears the ambient set and, for root, drops `caps` from the bounding set
+// (what exec gives back to root). A process that is not root (in its user
+// namespace: the host's uid at tier 2) gets no capabilities at exec anyway
+// (no ambient set, and no_new_privs ignores file capabilities), and each drop
+// commits new credentials (about 1.5 us), so it is spared them. Dropping
+// needs CAP_SETPCAP, so it runs after the namespaces (whose binds and
+// loopback need the capabilities the new user namespace gives), and SETPCAP
+// comes last in `caps`; root without it fails the spawn.
 __attribute__((no_sanitize("address"))) int DropCapabilities(const int* caps, std::size_t n) {
   if (::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
     return errno;
   }
-  const bool root = ::geteuid() == 0;
+  if (::geteuid() != 0) return 0;
   for (std::size_t i = 0; i < n; ++i) {
-    if (::prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0) == 0 || errno == EINVAL) continue;
-    return errno == EPERM && !root ? 0 : errno;
+    if (::prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0) != 0 && errno != EINVAL) return errno;
   }
   return 0;
 }
