@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstring>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -27,6 +28,7 @@
 #include "oneshot/oneshot.h"
 #include "repl/repl.h"
 #include "repl/trust_prompt.h"
+#include "sandbox/host.h"
 #include "session/host_context.h"
 #include "session/tool_listing.h"
 #include "session/tool_sandbox.h"
@@ -139,6 +141,14 @@ int Run(int argc, char** argv) {
   // From here on tools may run: nothing they start may outlive this process,
   // and their scratch directory goes with it.
   spawning::StartHostGuard();
+  // Tools run as the same user: without this they could read the keys in
+  // /proc/<this process>/environ and /proc/<this process>/mem (sandbox/host.h).
+  // After the guard, which is a fresh image and reads only our /proc/PID/stat.
+  if (const int error = sandbox::HideHostFromTools(); error != 0) {
+    std::cerr << "ikigai: warning: could not make this process non-dumpable ("
+              << std::strerror(error)
+              << "): tools of your user may read its environment, API keys included\n";
+  }
   char cwd[4096];
   session::TrustState trust_state =
       session::DecideTrust(::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".", trust_once, store);
@@ -201,7 +211,9 @@ int Run(int argc, char** argv) {
   }
   if (*list) return session::ListTools(*host, std::cout);
   if (*show) return session::ShowTool(*host, show_name, std::cout, std::cerr);
-  if (!host->sandbox_notice.empty()) std::cerr << "ikigai: " << host->sandbox_notice << "\n";
+  for (const auto& line : session::NoticeLines(host->sandbox_notice)) {
+    std::cerr << "ikigai: " << line << "\n";
+  }
   return toolcmd::CallTool(*host, call_name, call_args, std::cout);
 }
 

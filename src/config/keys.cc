@@ -212,7 +212,8 @@ const Key kKeys[] = {
      .env = "",
      .default_value = "[]",
      .description = "Directories tools may write besides the workspace and the temporary "
-                    "directories (absolute, or `~/...`).",
+                    "directories (absolute, or `~/...`). One that is `/`, `~` or above it, or "
+                    "holds a secret (`~/.config`), is left out, with a note at the start.",
      .apply = [](Draft& d, const Names&,
                  const Json& v) { Append(d.config.sandbox.writable_roots, v); }},
     {.path = "tools.env_passthrough",

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "protocol/parse_json.h"
 #include "protocol/wrapper.h"
 #include "sandbox/snapshot.h"
+#include "sandbox/workspace.h"
 #include "spawning/environment.h"
 #include "spawning/run_many.h"
 
@@ -217,8 +219,17 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     if (env == env_by_key.end()) {
       std::vector<std::pair<std::string, std::string>> overrides = {
           {"IKIGAI_TOOL_DEADLINE_MS", deadline}};
-      if (confinement != nullptr)
+      if (confinement != nullptr) {
         overrides.emplace_back("IKIGAI_SANDBOX", confinement->description);
+        // A TMPDIR the sandbox may not let tools write ($HOME, say) gave way
+        // to /tmp (sandbox/workspace.h): tools are told, so that they can
+        // make their temporary files.
+        const char* host_tmp = std::getenv("TMPDIR");
+        const std::string& temp_dir = options_.sandbox->settings().temp_dir;
+        if (host_tmp != nullptr && *host_tmp != '\0' && temp_dir != host_tmp) {
+          overrides.emplace_back("TMPDIR", temp_dir);
+        }
+      }
       env = env_by_key
                 .emplace(env_key, spawning::ToolEnvironment(overrides, options_.env_passthrough))
                 .first;
@@ -242,7 +253,7 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
 
   std::optional<sandbox::ProtectedSnapshot> before;
   if (!writing_calls.empty())
-    before = sandbox::TakeSnapshot(options_.sandbox->settings().protected_paths);
+    before = sandbox::TakeSnapshot(sandbox::ProtectedPaths(options_.sandbox->settings()));
   // One RunAll per wave; once cancelled, the later waves start nothing.
   const std::vector<std::size_t> waves = AssignWaves(accesses);
   const std::size_t wave_count =
@@ -264,7 +275,7 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
   }
   if (before) {
     const std::vector<std::string> changed = sandbox::ChangedPaths(
-        *before, sandbox::TakeSnapshot(options_.sandbox->settings().protected_paths));
+        *before, sandbox::TakeSnapshot(sandbox::ProtectedPaths(options_.sandbox->settings())));
     if (!changed.empty()) {
       for (std::size_t i : writing_calls) {
         results[i].wrapped["protected_paths_changed"] = changed;

@@ -11,6 +11,7 @@
 #include "executor/executor.h"
 #include "session/approval.h"
 #include "session/call_summary.h"
+#include "session/tool_sandbox.h"
 
 namespace ikigai::oneshot {
 namespace {
@@ -105,7 +106,8 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   auto permissions = session::MakeApprovalPolicy(host, nullptr);
   if (!permissions) return fail(failure_code::kConfigError, permissions.error(), 2);
   const executor::Executor executor = session::ExecutorFor(host, [&] { return host.mode; });
-  if (!host.sandbox_notice.empty()) err << "ikigai: " << host.sandbox_notice << "\n";
+  for (const auto& line : session::NoticeLines(host.sandbox_notice))
+    err << "ikigai: " << line << "\n";
   const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host, host.mode);
   if (!system_prompt.problem.empty())
     err << "ikigai: warning: " << VisibleText(system_prompt.problem, Layout::kKeep) << "\n";

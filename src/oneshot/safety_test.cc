@@ -9,9 +9,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <iostream>
 
 #include "providers/testing/aimock_server.h"
 #include "providers/testing/loopback_server.h"
+#include "sandbox/probe.h"
 #include "session/project_store.h"
 #include "testing/tool_runner.h"
 
@@ -181,36 +183,57 @@ TEST_F(SafetyTest, WithoutUserNamespacesTheSessionSaysTierOne) {
 
 // A user tool and a project tool (trusted) try the same escapes as the bash
 // tool: each fails in auto mode and works in unrestricted, judged by the
-// files outside and by what reached the model.
+// files outside, by the hooks they overwrite, and by what reached the model.
+// At tier 2 the hooks are read-only: the write itself fails. At tier 1 it
+// succeeds, and must be reported.
 TEST_F(SafetyTest, UserAndProjectToolsAreConfinedToo) {
   WriteEscapeTool(home() + "/.ikigai/tools", "user-escape");
   WriteEscapeTool(project() + "/.ikigai/tools", "project-escape");
   Trust(true);
-  for (const char* mode : {"auto", "unrestricted"}) {
-    SCOPED_TRACE(mode);
+  const sandbox::Support support = sandbox::Probe();
+  struct Run {
+    const char* mode;
+    const char* no_userns;
+    int tier;  // -1: unconfined
+  };
+  for (const Run& r : {Run{"auto", "", 2}, Run{"auto", "1", 1}, Run{"unrestricted", "", -1}}) {
+    SCOPED_TRACE(std::string(r.mode) + " tier " + std::to_string(r.tier));
+    if (r.tier == 2 && !support.user_namespaces) {
+      std::cout << "tier 2 not checked: " << support.no_userns_reason << "\n";
+      continue;
+    }
+    for (const char* name : {"user-escape", "project-escape"}) {
+      WriteFile(project() + "/.git/hooks/" + name, "original\n");
+    }
     auto server = suite_.Reset(kFixtures);
     ASSERT_TRUE(server) << server.error();
-    auto run = Ikigai({"-p", "safety-tools", "--output", "json"}, Environment(mode));
+    Env env = Environment(r.mode);
+    Set(env, "IKIGAI_TEST_NO_USERNS", r.no_userns);
+    auto run = Ikigai({"-p", "safety-tools", "--output", "json"}, env);
     if (run.err.find("no Landlock") != std::string::npos) GTEST_SKIP() << "no Landlock here";
     ASSERT_EQ(run.exit_code, 0) << run.err;
-    const bool confined = std::string(mode) == "auto";
+    const bool confined = r.tier >= 0;
     const std::string sent = run.out;  // the tool results, as the model got them
     for (const char* name : {"user-escape", "project-escape"}) {
       EXPECT_EQ(fs::exists(root_ + "/outside/" + name), !confined) << name;
+      const std::string hook = testing::ReadFile(project() + "/.git/hooks/" + name);
+      if (r.tier == 2) {
+        EXPECT_EQ(hook, "original\n") << name << ": written at tier 2";
+      } else {
+        EXPECT_EQ(hook, "pwned\n") << name;
+      }
+      if (r.tier == 1) {
+        EXPECT_NE(sent.find(project() + "/.git/hooks/" + name), std::string::npos)
+            << name << " not reported:\n"
+            << sent;
+      }
     }
-    // Below tier 2 the hook is written but reported; at tier 2 it is not written.
-    const bool planted = fs::exists(project() + "/.git/hooks/project-escape");
-    if (confined && planted) {
+    if (r.tier == 1) {
       EXPECT_NE(sent.find("protected_paths_changed"), std::string::npos) << sent;
-    }
-    if (!confined) {
-      EXPECT_TRUE(planted);
     }
     EXPECT_EQ(sent.find("PRIVATE-KEY-MATERIAL") == std::string::npos, confined) << sent;
     fs::remove_all(root_ + "/outside");
     fs::create_directories(root_ + "/outside");
-    fs::remove_all(project() + "/.git/hooks");
-    fs::create_directories(project() + "/.git/hooks");
   }
 }
 

@@ -86,7 +86,7 @@ bool Repl::Start() {
   if (!options_.version.empty()) banner += " " + options_.version;
   banner += ": " + model_ + " (" + provider_kind_ + "). Type /help for the commands; Ctrl+D quits.";
   display_.Notice(banner);
-  if (!host_.sandbox_notice.empty()) display_.Warning(host_.sandbox_notice);
+  for (const auto& line : session::NoticeLines(host_.sandbox_notice)) display_.Warning(line);
   if (settings->api_key.empty()) {
     missing_key_ = session::MissingKeyMessage(settings->kind);
     display_.Warning("Note: " + missing_key_);
@@ -291,7 +291,7 @@ void Repl::ShowPermissions(const std::string& argument) {
       }
       if (const std::string notice = session::SandboxNotice(*host_.sandbox, *mode);
           !notice.empty() && session::SandboxNotice(*host_.sandbox, Mode()).empty()) {
-        display_.Warning(notice);
+        for (const auto& line : session::NoticeLines(notice)) display_.Warning(line);
       }
     }
     permissions_->SetMode(*mode);

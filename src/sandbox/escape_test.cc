@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -58,6 +59,7 @@ struct Mode {
   bool no_userns;       // IKIGAI_TEST_NO_USERNS=1
   int want_tier;        // the tier this mode is about
   Runner runner;
+  bool network = false;  // the profile with network (sandbox.network for ikigai)
 };
 
 // Names the mode in test listings instead of gtest's dump of its bytes.
@@ -127,6 +129,8 @@ struct Case {
   // Why the mode cannot stop (or support) it; empty: it must.
   std::function<std::string(int tier, int abi)> skip = [](int, int) { return std::string(); };
   bool protected_path = false;  // below tier 2 the snapshot check must catch it
+  // Why it cannot work even without the sandbox here; empty: it must.
+  std::function<std::string()> bare_skip = nullptr;
 };
 
 class EscapeBattery : public ::testing::TestWithParam<Mode> {
@@ -160,7 +164,9 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
     Write(ws_ + "/.git/HEAD", "ref: refs/heads/main\n");
     Write(home_ + "/.ssh/id_rsa", "PRIVATE-KEY-MATERIAL\n");
     fs::create_directories(home_ + "/.ikigai/tools");
-    Write(home_ + "/.ikigai/config.json", "{\"openai\": {\"api_key\": \"KEY-IN-CONFIG\"}}\n");
+    Write(home_ + "/.ikigai/config.json",
+          std::string("{\"openai\": {\"api_key\": \"KEY-IN-CONFIG\"}") +
+              (m.network ? ", \"sandbox\": {\"network\": true}" : "") + "}\n");
     Write(home_ + "/.ikigai/tools/mine-tool", "#!/bin/sh\necho user-tool-ran\n");
     fs::permissions(home_ + "/.ikigai/tools/mine-tool", fs::perms::owner_all);
     Write(home_ + "/.bashrc", "# bashrc\n");
@@ -181,6 +187,9 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
     std::snprintf(un.sun_path, sizeof un.sun_path, "%s/bus", run_.c_str());
     unix_ = std::make_unique<Listener>(AF_UNIX, SOCK_STREAM, reinterpret_cast<sockaddr*>(&un),
                                        sizeof un);
+    std::snprintf(un.sun_path, sizeof un.sun_path, "%s/journal", run_.c_str());
+    unix_dgram_ = std::make_unique<Listener>(AF_UNIX, SOCK_DGRAM, reinterpret_cast<sockaddr*>(&un),
+                                             sizeof un);
     abstract_name_ =
         "ikigai-escape-" + std::to_string(::getpid()) + fs::path(root_).filename().string();
     sockaddr_un ab{};
@@ -252,22 +261,24 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
     return "python3 " + path;
   }
 
-  // Runs `script` as the mode says; returns what the child printed.
-  std::string Run(const std::string& script) {
+  // Runs `script` as the mode says, in `cwd` (default: the workspace);
+  // returns what the child printed.
+  std::string Run(const std::string& script, std::string cwd = "") {
     const Mode& m = GetParam();
-    if (m.runner == Runner::kIkigai) return RunIkigai(script);
+    if (cwd.empty()) cwd = ws_;
+    if (m.runner == Runner::kIkigai) return RunIkigai(script, cwd);
     spawning::Job job;
     job.timeout = std::chrono::milliseconds(120000);
     std::vector<std::pair<std::string, std::string>> env = {
         {"HOME", home_}, {"TMPDIR", tmp_}, {"PATH", "/usr/bin:/bin"}};
     if (sandbox_) {
-      const Confinement& c = sandbox_->For({Access::kWorkspaceWrite, false});
+      const Confinement& c = sandbox_->For({Access::kWorkspaceWrite, m.network});
       job.spawn.pre_exec = c.pre_exec;
       job.spawn.pre_exec_context = c.context;
       env.emplace_back("IKIGAI_SANDBOX", c.description);
     }
     job.spawn.env = spawning::EnvironmentWith(env);
-    job.spawn.cwd = ws_;
+    job.spawn.cwd = cwd;
     if (m.runner == Runner::kShell) {
       job.spawn.path = "/bin/sh";
       job.spawn.argv = {"sh", "-c", script};
@@ -284,7 +295,7 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
   // Through `ikigai -p` in auto mode (unrestricted when bare), in the
   // workspace, with this test's home, temp and runtime directories; ikigai
   // builds its own sandbox from them, as for a user.
-  std::string RunIkigai(const std::string& script) {
+  std::string RunIkigai(const std::string& script, const std::string& cwd) {
     auto server = aimock_.Reset(EscapeFixtures(script));
     EXPECT_TRUE(server) << server.error();
     if (!server) return "";
@@ -302,7 +313,7 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
          {"IKIGAI_PROVIDER", "openai"},
          {"NO_PROXY", "127.0.0.1"},
          {"IKIGAI_PERMISSIONS", GetParam().bare ? "unrestricted" : "auto"}});
-    job.spawn.cwd = ws_;
+    job.spawn.cwd = cwd;
     const auto outcome = spawning::RunAll({job}).front();
     EXPECT_EQ(outcome.end, spawning::JobEnd::kExited) << outcome.spawn_error << outcome.err;
     EXPECT_EQ(outcome.exit_code, 0) << outcome.out << outcome.err;
@@ -312,11 +323,49 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
   std::vector<Case> Cases() {
     const std::string& o = out_;
     const std::string& w = ws_;
+    const bool net = GetParam().network;
+    const bool through_ikigai = GetParam().runner == Runner::kIkigai;
     auto changed = [](const std::string& path) { return Read(path) != "original\n"; };
     auto need_landlock = [](int tier, int) {
       return tier == 0 ? std::string("tier 0 has no Landlock: files are not confined")
                        : std::string();
     };
+    // The host, whose /proc/PID/environ holds the keys: this process, or the
+    // ikigai the runner starts, found up the tool's parent chain.
+    const std::string host =
+        through_ikigai
+            ? "host=$$; while [ \"$host\" -gt 1 ] && [ \"$(cat /proc/$host/comm)\" != ikigai ]; do "
+              "host=$(sed 's/.*) //' /proc/$host/stat | cut -d' ' -f2); done; "
+            : "host=" + std::to_string(::getpid()) + "; ";
+    auto host_environ_read = [=, this] {
+      const std::string got = Read(w + "/host-environ");
+      if (through_ikigai)
+        return got.find(providers::testing::AimockServer::kApiKey) != std::string::npos;
+      std::string mine = Read("/proc/self/environ");
+      std::replace(mine.begin(), mine.end(), '\0', '\n');
+      return !got.empty() && got == mine;
+    };
+    auto host_skip = [=](int tier, int) {
+      return tier == 0 && ::geteuid() != 0 && !through_ikigai
+                 ? std::string(
+                       "tier 0 has no Landlock: only the host's being non-dumpable stops a tool "
+                       "of the same user, and this test process is dumpable (ikigai is not)")
+                 : std::string();
+    };
+    auto host_bare_skip = [=] {
+      return ::geteuid() != 0 && through_ikigai
+                 ? std::string(
+                       "ikigai is not dumpable: without CAP_SYS_PTRACE no tool of the same user "
+                       "reads its /proc files, sandbox or not")
+                 : std::string();
+    };
+    // The start of this process's first mapping (its ELF header); ikigai's
+    // is looked up in its /proc/PID/maps by the helper.
+    std::string first_mapping = "-";
+    if (!through_ikigai) {
+      std::istringstream maps(Read("/proc/self/maps"));
+      std::getline(maps, first_mapping, '-');
+    }
     const std::string shm = "/dev/shm/ikigai-escape-" + fs::path(root_).filename().string();
     const std::string slash_tmp = "/tmp/ikigai-escape-" + fs::path(root_).filename().string();
     cleanup_ = {shm, slash_tmp};
@@ -367,24 +416,57 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
         {"replace .git to plant hooks",
          "mv .git .git-old && mkdir -p .git/hooks && echo pwned > .git/hooks/post-checkout", true,
          [=, this] { return Exists(w + "/.git/hooks/post-checkout"); }, nullptr, true},
+        {"read the host's /proc/PID/environ",
+         host + "tr '\\0' '\\n' < /proc/$host/environ > host-environ", true, host_environ_read,
+         host_skip, false, host_bare_skip},
+        {"read the host's /proc/PID/mem",
+         host + IKIGAI_ESCAPE_HELPER + " proc_mem $host " + first_mapping + " " + w + "/host-mem",
+         true, [=, this] { return Read(w + "/host-mem").find("7f454c46") != std::string::npos; },
+         host_skip, false, host_bare_skip},
+        // With network, the host's network is the point (loopback included).
         {"TCP to a host listener",
          Py("tcp", "import socket\ns = socket.create_connection(('127.0.0.1', " +
                        std::to_string(tcp_->port()) + "), 10)\ns.sendall(b'tcp-escape')\n"),
-         true, [this] { return tcp_->Drain().find("tcp-escape") != std::string::npos; }},
+         !net, [this] { return tcp_->Drain().find("tcp-escape") != std::string::npos; }},
         {"UDP to a host listener",
          Py("udp",
             "import socket\nsocket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto("
             "b'udp-escape', ('127.0.0.1', " +
                 std::to_string(udp_->port()) + "))\n"),
-         true, [this] { return udp_->Drain().find("udp-escape") != std::string::npos; }},
+         !net, [this] { return udp_->Drain().find("udp-escape") != std::string::npos; }},
+        // glibc asks nscd and systemd-resolved over Unix sockets first; refused,
+        // it must fall back to /etc/hosts and DNS.
+        {"resolve localhost and connect to a host listener",
+         Py("resolve", "import socket\ns = socket.create_connection(('localhost', " +
+                           std::to_string(tcp_->port()) + "), 10)\ns.sendall(b'resolved-host')\n"),
+         !net, [this] { return tcp_->Drain().find("resolved-host") != std::string::npos; }},
         {"connect to a host Unix socket in the runtime dir",
          Py("unix", "import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect('" + run_ +
                         "/bus')\ns.sendall(b'unix-escape')\n"),
          true, [this] { return unix_->Drain().find("unix-escape") != std::string::npos; }},
+        {"send a datagram to a host Unix socket",
+         Py("dgram",
+            "import socket\n"
+            "for make in (lambda: socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM),\n"
+            "             lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)[0]):\n"
+            "    try:\n"
+            "        make().sendto(b'dgram-escape', '" +
+                run_ +
+                "/journal')\n"
+                "    except OSError as e:\n"
+                "        print(e)\n"),
+         true, [this] { return unix_dgram_->Drain().find("dgram-escape") != std::string::npos; }},
         {"connect to a host abstract Unix socket",
          Py("abstract", "import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect('\\0" +
                             abstract_name_ + "')\ns.sendall(b'abstract-escape')\n"),
-         true, [this] { return abstract_->Drain().find("abstract-escape") != std::string::npos; }},
+         true, [this] { return abstract_->Drain().find("abstract-escape") != std::string::npos; },
+         [=](int tier, int abi) {
+           return net && tier == 2 && abi < 6
+                      ? std::string(
+                            "with network at tier 2 abstract sockets are shared with the host "
+                            "below Landlock ABI 6")
+                      : std::string();
+         }},
         {"io_uring", std::string(IKIGAI_ESCAPE_HELPER) + " io_uring " + w + "/io_uring", true,
          [=, this] { return Exists(w + "/io_uring"); }},
         {"ptrace a sibling",
@@ -444,11 +526,11 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
             "open('" +
                 w + "/loopback', 'w').write(c.recv(4).decode())\n"),
          false, [=, this] { return Read(w + "/loopback") == "PING"; },
-         [](int tier, int) {
-           return tier < 2 ? std::string(
-                                 "below tier 2 a profile without network has no "
-                                 "sockets but AF_UNIX (see NetworkProfileAllowsLoopback)")
-                           : std::string();
+         [=](int tier, int) {
+           return tier < 2 && !net ? std::string(
+                                         "below tier 2 a profile without network has no "
+                                         "network sockets (the Net modes run it)")
+                                   : std::string();
          }},
     };
     return cases;
@@ -458,7 +540,7 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
   Support support_;
   std::unique_ptr<Sandbox> sandbox_;
   std::string root_, ws_, home_, out_, run_, tmp_, abstract_name_;
-  std::unique_ptr<Listener> tcp_, udp_, unix_, abstract_;
+  std::unique_ptr<Listener> tcp_, udp_, unix_, unix_dgram_, abstract_;
   pid_t sibling_ = -1;
   std::vector<std::string> cleanup_;
 };
@@ -482,6 +564,13 @@ TEST_P(EscapeBattery, EscapesFailAndNormalWorkWorks) {
                                                     ws_ + "/.ikigai"};
   int skipped = 0;
   for (const Case& c : Cases()) {
+    if (m.bare && c.bare_skip) {
+      if (const std::string why = c.bare_skip(); !why.empty()) {
+        std::cout << "  SKIPPED for this mode: " << c.name << " (" << why << ")\n";
+        ++skipped;
+        continue;
+      }
+    }
     if (!m.bare && c.skip) {
       if (const std::string why = c.skip(tier, support_.landlock_abi); !why.empty()) {
         std::cout << "  SKIPPED for this mode: " << c.name << " (" << why << ")\n";
@@ -517,6 +606,118 @@ TEST_P(EscapeBattery, EscapesFailAndNormalWorkWorks) {
   ::testing::Test::RecordProperty("skipped_cases", skipped);
 }
 
+// The git directories below the top level's (submodules, nested ones, a
+// submodule named with a slash, linked worktrees, config.worktree) and the
+// start directory's .ikigai/ (project tools load from there) are protected
+// like .git/hooks: at tier 2 the write fails, below it the check reports it.
+// What did not exist when the sandbox was built (a .ikigai/ created in the
+// start directory, a submodule added since) cannot be bound read-only, and
+// must be reported at every tier. The sandbox is built from the start
+// directory as ikigai builds it (DefaultSettings).
+TEST_P(EscapeBattery, GitDirsBelowTheTopAndTheStartDirectorysIkigaiAreProtected) {
+  const Mode& m = GetParam();
+  if (!m.bare) {
+    if (m.want_tier == 2 && !support_.user_namespaces) {
+      GTEST_SKIP() << "tier 2 unavailable: " << support_.no_userns_reason;
+    }
+    if (m.want_tier >= 1 && support_.landlock_abi == 0) GTEST_SKIP() << "no Landlock";
+  }
+  const std::string git = ws_ + "/.git";
+  const std::vector<std::string> module_dirs = {
+      git + "/modules/lib", git + "/modules/lib/modules/inner", git + "/modules/libs/deep"};
+  for (const auto& dir : module_dirs) {
+    fs::create_directories(dir + "/hooks");
+    Write(dir + "/HEAD", "ref: refs/heads/main\n");
+    Write(dir + "/config", "[core]\n");
+  }
+  fs::create_directories(git + "/worktrees/wt1");
+  Write(git + "/worktrees/wt1/HEAD", "ref: refs/heads/wt1\n");
+  Write(git + "/worktrees/wt1/commondir", "../..\n");
+  Write(git + "/worktrees/wt1/config.worktree", "[core]\n");
+  Write(git + "/config.worktree", "[core]\n");
+  fs::create_directories(ws_ + "/sub/.ikigai/tools");
+  fs::create_directories(ws_ + "/fresh");
+
+  struct ProtectedCase {
+    std::string name;
+    std::string start;  // the start directory, below the workspace
+    std::string script;
+    std::function<bool()> happened;
+    bool new_path;  // did not exist when the sandbox was built
+  };
+  auto appended = [](const std::string& path) { return Read(path) != "[core]\n"; };
+  const std::string append = " && echo '[core] hooksPath = /x' >> ";
+  const std::vector<ProtectedCase> cases = {
+      {"write a submodule's hooks", "sub",
+       "echo pwned > " + git + "/modules/lib/hooks/post-checkout",
+       [=] { return Exists(git + "/modules/lib/hooks/post-checkout"); }, false},
+      {"append to a submodule's config", "sub", "true" + append + git + "/modules/lib/config",
+       [=] { return appended(git + "/modules/lib/config"); }, false},
+      {"write a nested submodule's hooks", "sub",
+       "echo pwned > " + git + "/modules/lib/modules/inner/hooks/pre-commit",
+       [=] { return Exists(git + "/modules/lib/modules/inner/hooks/pre-commit"); }, false},
+      {"append to a nested submodule's config", "sub",
+       "true" + append + git + "/modules/lib/modules/inner/config",
+       [=] { return appended(git + "/modules/lib/modules/inner/config"); }, false},
+      {"append to the config of a submodule named a/b", "sub",
+       "true" + append + git + "/modules/libs/deep/config",
+       [=] { return appended(git + "/modules/libs/deep/config"); }, false},
+      {"append to a linked worktree's config.worktree", "sub",
+       "true" + append + git + "/worktrees/wt1/config.worktree",
+       [=] { return appended(git + "/worktrees/wt1/config.worktree"); }, false},
+      {"append to .git/config.worktree", "sub", "true" + append + git + "/config.worktree",
+       [=] { return appended(git + "/config.worktree"); }, false},
+      {"write the start directory's .ikigai/tools", "sub",
+       "printf '#!/bin/sh\\n' > .ikigai/tools/x-tool",
+       [this] { return Exists(ws_ + "/sub/.ikigai/tools/x-tool"); }, false},
+      {"create the start directory's .ikigai/tools", "fresh",
+       "mkdir -p .ikigai/tools && printf '#!/bin/sh\\n' > .ikigai/tools/x-tool",
+       [this] { return Exists(ws_ + "/fresh/.ikigai/tools/x-tool"); }, true},
+      {"plant a hook in a submodule added since", "fresh",
+       "mkdir -p " + git + "/modules/new/hooks && echo ref > " + git +
+           "/modules/new/HEAD && echo pwned > " + git + "/modules/new/hooks/post-checkout",
+       [=] { return Exists(git + "/modules/new/hooks/post-checkout"); }, true},
+  };
+  std::string built_for;
+  Settings settings;
+  for (const ProtectedCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string start = ws_ + "/" + c.start;
+    if (built_for != c.start) {  // what ikigai started there would protect
+      auto made =
+          DefaultSettings(start, [this](std::string_view name) -> std::optional<std::string> {
+            if (name == "HOME") return home_;
+            if (name == "TMPDIR") return tmp_;
+            if (name == "XDG_RUNTIME_DIR") return run_;
+            return std::nullopt;
+          });
+      ASSERT_TRUE(made.ok()) << made.error();
+      settings = *made;
+      built_for = c.start;
+      if (!m.bare) {
+        auto sb = Sandbox::Create(settings, support_);
+        ASSERT_TRUE(sb.ok()) << sb.error();
+        sandbox_ = std::move(*sb);
+        ASSERT_EQ(sandbox_->tier(), m.want_tier);
+      }
+    }
+    const ProtectedSnapshot before = TakeSnapshot(ProtectedPaths(settings));
+    const std::string output = Run(c.script, start);
+    const bool happened = c.happened();
+    const bool reported =
+        m.runner == Runner::kIkigai
+            ? output.find("protected_paths_changed") != std::string::npos
+            : !ChangedPaths(before, TakeSnapshot(ProtectedPaths(settings))).empty();
+    if (m.bare) {
+      EXPECT_TRUE(happened) << "should work without the sandbox:\n" << output;
+    } else if (c.new_path || sandbox_->tier() < 2) {
+      EXPECT_TRUE(reported) << "the change was not reported:\n" << output;
+    } else {
+      EXPECT_FALSE(happened) << "written at tier 2:\n" << output;
+    }
+  }
+}
+
 const Mode kModes[] = {
     {"Bare_Shell", true, nullptr, false, -1, Runner::kShell},
     {"Bare_BashTool", true, nullptr, false, -1, Runner::kBashTool},
@@ -534,6 +735,15 @@ const Mode kModes[] = {
     {"Tier2_KernelAbi_Ikigai", false, nullptr, false, 2, Runner::kIkigai},
     {"Tier2_Abi2_Ikigai", false, "2", false, 2, Runner::kIkigai},
     {"Tier1_KernelAbi_Ikigai", false, nullptr, true, 1, Runner::kIkigai},
+    // With network (sandbox.network, or an openWorldHint tool): the host's
+    // network works, its Unix sockets still do not.
+    {"Tier2_KernelAbi_Net_Shell", false, nullptr, false, 2, Runner::kShell, true},
+    {"Tier2_Abi2_Net_Shell", false, "2", false, 2, Runner::kShell, true},
+    {"Tier1_KernelAbi_Net_Shell", false, nullptr, true, 1, Runner::kShell, true},
+    {"Tier1_KernelAbi_Net_BashTool", false, nullptr, true, 1, Runner::kBashTool, true},
+    {"Tier1_Abi2_Net_Shell", false, "2", true, 1, Runner::kShell, true},
+    {"Tier2_KernelAbi_Net_Ikigai", false, nullptr, false, 2, Runner::kIkigai, true},
+    {"Tier1_KernelAbi_Net_Ikigai", false, nullptr, true, 1, Runner::kIkigai, true},
 };
 
 INSTANTIATE_TEST_SUITE_P(Modes, EscapeBattery, ::testing::ValuesIn(kModes),

@@ -4,12 +4,15 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -58,6 +61,44 @@ IKIGAI_CHILD_CODE int WriteProcFile(const char* path, const char* text, std::siz
   return error;
 }
 
+IKIGAI_CHILD_CODE int WriteIdMaps(const NamespacePlan& plan) {
+  static constexpr char kDeny[] = "deny";
+  if (int e = WriteProcFile("/proc/self/setgroups", kDeny, sizeof kDeny - 1); e != 0) return e;
+  if (int e = WriteProcFile("/proc/self/uid_map", plan.uid_map.data(), plan.uid_map.size());
+      e != 0) {
+    return e;
+  }
+  return WriteProcFile("/proc/self/gid_map", plan.gid_map.data(), plan.gid_map.size());
+}
+
+// 1 while a child writes its id maps with the shared memory made dumpable.
+std::atomic<int> g_maps_lock{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+constexpr int kMapsLockSpins = 200000;
+
+// The child shares the host's memory until exec (spawning/spawn.h), and the
+// host is not dumpable (host.h): the child's /proc/self files then belong to
+// root, and an ordinary user cannot write its own uid_map. So the child makes
+// the shared memory dumpable for the three writes and then not again. One
+// child at a time (spawns may run on several threads), with a lock in the
+// shared memory: a sibling child holds it for a few system calls. The moment
+// is safe: a tier 2 tool is in another user namespace and Landlock domain,
+// and neither lets it reach the host's /proc files, dumpable or not. Were a
+// holder killed in between, the next child takes the lock after a while and
+// the host stays dumpable until then.
+IKIGAI_CHILD_CODE int WriteIdMapsShared(const NamespacePlan& plan) {
+  for (int spins = 0; spins < kMapsLockSpins && g_maps_lock.exchange(1, std::memory_order_acquire);
+       ++spins) {
+    ::sched_yield();
+  }
+  const int was = ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+  if (was != 1) ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+  const int error = WriteIdMaps(plan);
+  if (was != 1) ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  g_maps_lock.store(0, std::memory_order_release);
+  return error;
+}
+
 }  // namespace
 
 std::vector<std::string> HiddenDirectories(const Settings& settings) {
@@ -91,7 +132,7 @@ std::vector<std::string> HiddenSockets() {
 
 std::vector<std::string> ExistingProtectedPaths(const Settings& settings) {
   std::vector<std::string> paths;
-  for (const auto& p : settings.protected_paths) {
+  for (const auto& p : ProtectedPaths(settings)) {
     const std::string real = RealPath(p);
     if (!real.empty() && real != "/" &&
         std::find(paths.begin(), paths.end(), real) == paths.end()) {
@@ -143,17 +184,9 @@ NamespacePlan PlanNamespaces(const Settings& settings, bool write_access, bool n
 }
 
 IKIGAI_CHILD_CODE int EnterNamespaces(const NamespacePlan& plan) {
+  const bool root = ::geteuid() == 0;  // asked before the new namespace hides it
   if (::unshare(plan.unshare_flags) != 0) return errno;
-  static constexpr char kDeny[] = "deny";
-  if (int e = WriteProcFile("/proc/self/setgroups", kDeny, sizeof kDeny - 1); e != 0) return e;
-  if (int e = WriteProcFile("/proc/self/uid_map", plan.uid_map.data(), plan.uid_map.size());
-      e != 0) {
-    return e;
-  }
-  if (int e = WriteProcFile("/proc/self/gid_map", plan.gid_map.data(), plan.gid_map.size());
-      e != 0) {
-    return e;
-  }
+  if (int e = root ? WriteIdMaps(plan) : WriteIdMapsShared(plan); e != 0) return e;
   if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return errno;
   const BindStep* binds = plan.binds.data();
   for (std::size_t i = 0, n = plan.binds.size(); i < n; ++i) {
@@ -180,6 +213,15 @@ IKIGAI_CHILD_CODE int EnterNamespaces(const NamespacePlan& plan) {
     if (::mount("/dev/null", files[i].c_str(), nullptr, MS_BIND, nullptr) != 0 && errno != ENOENT) {
       return errno;
     }
+  }
+  // The working directory was entered before the binds (spawning/spawn.h),
+  // so it may be a directory an anchor now covers (the start directory, when
+  // its .ikigai/ is protected): relative paths from it would reach the
+  // directories below the binds, unprotected. Entered again by its name, it
+  // is the one on top. Inside a hidden directory it is gone: the spawn fails.
+  char cwd[PATH_MAX];
+  if (::syscall(SYS_getcwd, cwd, sizeof cwd) > 0 && cwd[0] == '/' && ::chdir(cwd) != 0) {
+    return errno;
   }
   if (plan.loopback) {
     const int s = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);

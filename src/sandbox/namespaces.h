@@ -10,6 +10,8 @@
 //     the kernel locks in a user namespace (nosuid, nodev, noexec, atime);
 //   - mounts an empty tmpfs over the runtime socket directories and binds
 //     /dev/null over well-known host sockets (docker, D-Bus system bus);
+//   - enters its working directory again by name, so that it is the
+//     directory on top of the binds;
 //   - brings loopback up in a new network namespace, so local servers work
 //     while nothing leaves the machine.
 // The tool is root in its namespace: the seccomp filter refuses the mount
@@ -45,8 +47,8 @@ struct NamespacePlan {
 std::vector<std::string> HiddenDirectories(const Settings& settings);
 std::vector<std::string> HiddenSockets();
 
-// Protected paths that exist (resolved); the others are left to the
-// snapshot check.
+// Protected paths (ProtectedPaths) that exist now (resolved); the others are
+// left to the snapshot check.
 std::vector<std::string> ExistingProtectedPaths(const Settings& settings);
 
 NamespacePlan PlanNamespaces(const Settings& settings, bool write_access, bool network);

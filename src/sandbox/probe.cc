@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +34,10 @@ std::string TryUserNamespaces() {
   const pid_t pid = ::fork();
   if (pid < 0) return std::string("fork: ") + std::strerror(errno);
   if (pid == 0) {
+    // A fork has its own memory, so this changes nothing of the host's: a
+    // non-dumpable process's /proc/self files belong to root, and an
+    // ordinary user could not write its uid_map (sandbox/host.h).
+    ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     if (::unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) != 0) ::_exit(1);
     if (!WriteProcFile("/proc/self/setgroups", "deny") ||
         !WriteProcFile("/proc/self/uid_map", uid_map) ||

@@ -1,10 +1,14 @@
 #include "sandbox/sandbox.h"
 
+#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +35,37 @@ void AddUnique(std::vector<std::string>& list, const std::string& path) {
 
 int Key(Profile p) { return (p.access == Access::kWorkspaceWrite ? 2 : 0) | (p.network ? 1 : 0); }
 
+// What a tool run by root keeps of root's capabilities: Docker's default set
+// for a container's root, less MKNOD (a block device made in the workspace
+// would read the raw disk past Landlock), NET_RAW (packet sockets see the
+// host's traffic), SETFCAP and SETPCAP. Files (CHOWN, DAC_OVERRIDE, FOWNER,
+// FSETID), SETUID and SETGID (test suites drop privileges) and KILL (their
+// children after that) keep root's usual work working. Everything else goes,
+// SYS_PTRACE first of all: with it a root tool reads the host's
+// /proc/PID/environ and mem whatever the host's dumpable state. Without it,
+// and lacking some of the host's capabilities, it fails the kernel's
+// ptrace_may_access against the host.
+constexpr int kKeptCapabilities[] = {
+    CAP_CHOWN,  CAP_DAC_OVERRIDE, CAP_FOWNER,           CAP_FSETID,     CAP_KILL,
+    CAP_SETGID, CAP_SETUID,       CAP_NET_BIND_SERVICE, CAP_SYS_CHROOT, CAP_AUDIT_WRITE};
+
+// The capabilities the pre-exec step drops, up to the kernel's last (a new
+// user namespace starts with them all, so the host's own bounding set says
+// nothing), SETPCAP last since dropping needs it.
+std::vector<int> CapabilitiesToDrop() {
+  int last = 63;  // past the kernel's last, PR_CAPBSET_DROP says EINVAL
+  std::ifstream("/proc/sys/kernel/cap_last_cap") >> last;
+  std::vector<int> caps;
+  for (int cap = 0; cap <= last && cap < 64; ++cap) {
+    if (cap != CAP_SETPCAP && std::find(std::begin(kKeptCapabilities), std::end(kKeptCapabilities),
+                                        cap) == std::end(kKeptCapabilities)) {
+      caps.push_back(cap);
+    }
+  }
+  caps.push_back(CAP_SETPCAP);
+  return caps;
+}
+
 }  // namespace
 
 struct Sandbox::Prepared {
@@ -41,6 +76,7 @@ struct Sandbox::Prepared {
   UniqueFd ruleset;
   std::vector<sock_filter> filter;
   sock_fprog program{};
+  std::vector<int> drop_caps;  // from the bounding set, SETPCAP last
 };
 
 namespace {
@@ -119,18 +155,21 @@ std::unique_ptr<Sandbox::Prepared> Sandbox::Prepare(Profile profile) const {
   }
   seccomp::FilterSpec filter;
   filter.refuse_inet_sockets = !network && t < 2;
+  // Below tier 2 nothing hides the host's Unix sockets, network or not.
+  filter.refuse_unix_sockets = t < 2;
   filter.refuse_connect = !network && t < 2;
   filter.refuse_mount = t == 2;
   p->filter = seccomp::BuildFilter(filter);
   p->program.len = static_cast<unsigned short>(p->filter.size());
   p->program.filter = p->filter.data();
+  p->drop_caps = CapabilitiesToDrop();
 
   nlohmann::ordered_json d = {{"tier", t},
                               {"landlock_abi", support_.landlock_abi},
                               {"access", write ? "workspace-write" : "read-only"},
                               {"writable_roots", roots},
                               {"network", network},
-                              {"protected", settings_.protected_paths}};
+                              {"protected", ProtectedPaths(settings_)}};
   if (t == 0) {
     d["note"] =
         "no Landlock: files and network are not confined; only no_new_privs and seccomp apply";
@@ -166,10 +205,19 @@ std::string Sandbox::Summary() const {
     if (::lstat(secret.c_str(), &st) == 0) secrets.push_back(secret);
   }
   s += secrets.empty() ? " secrets (none present)" : " " + Joined(secrets);
-  std::vector<std::string> protected_paths = ExistingProtectedPaths(settings_);
+  // The workspace's own protected paths by name; those of submodules and
+  // linked worktrees (there may be hundreds) by number.
+  Settings own = settings_;
+  own.git_dirs.clear();
+  const std::vector<std::string> protected_paths = ExistingProtectedPaths(own);
+  const std::size_t nested = ExistingProtectedPaths(settings_).size() - protected_paths.size();
   if (!protected_paths.empty()) {
     s += t == 2 ? "; read-only: " : "; checked after each writing call: ";
     s += Joined(protected_paths);
+    if (nested > 0) {
+      s +=
+          ", and " + std::to_string(nested) + " hooks and config files of submodules and worktrees";
+    }
   }
   s += settings_.network ? "; network: on"
                          : (t == 2 ? "; network: off (loopback only)" : "; network: off");
@@ -178,12 +226,32 @@ std::string Sandbox::Summary() const {
 
 namespace {
 
+// Clears the ambient set and, for root, drops `caps` from the bounding set
+// (what exec gives back to root). A process that is not root (in its user
+// namespace: the host's uid at tier 2) gets no capabilities at exec anyway
+// (no ambient set, and no_new_privs ignores file capabilities), and each drop
+// commits new credentials (about 1.5 us), so it is spared them. Dropping
+// needs CAP_SETPCAP, so it runs after the namespaces (whose binds and
+// loopback need the capabilities the new user namespace gives), and SETPCAP
+// comes last in `caps`; root without it fails the spawn.
+__attribute__((no_sanitize("address"))) int DropCapabilities(const int* caps, std::size_t n) {
+  if (::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
+    return errno;
+  }
+  if (::geteuid() != 0) return 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (::prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0) != 0 && errno != EINVAL) return errno;
+  }
+  return 0;
+}
+
 __attribute__((no_sanitize("address"))) int Confine(void* context) {
   const auto* p = static_cast<const Sandbox::Prepared*>(context);
   if (p->failure != 0) return p->failure;
   if (p->namespaces) {
     if (const int e = EnterNamespaces(p->plan); e != 0) return e;
   }
+  if (const int e = DropCapabilities(p->drop_caps.data(), p->drop_caps.size()); e != 0) return e;
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
   if (p->ruleset.valid()) {
     if (const int e = landlock::RestrictSelf(p->ruleset.get()); e != 0) return e;

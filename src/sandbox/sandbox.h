@@ -9,16 +9,19 @@
 //   1. tier 2: user + mount (+ network) namespaces, read-only binds over
 //      the protected paths, tmpfs over the runtime socket directories,
 //      loopback up (namespaces.h);
-//   2. PR_SET_NO_NEW_PRIVS;
-//   3. landlock_restrict_self (landlock.h);
-//   4. the seccomp filter (seccomp.h).
+//   2. root's capabilities but a few dropped from the bounding set (what exec
+//      gives back), the ambient set cleared: no CAP_SYS_PTRACE, so a tool
+//      cannot read the host's /proc files (host.h);
+//   3. PR_SET_NO_NEW_PRIVS;
+//   4. landlock_restrict_self (landlock.h);
+//   5. the seccomp filter (seccomp.h).
 // Any failure fails the spawn with its errno: a tool never runs unconfined
 // by accident.
 //
-// Tiers: 2 with Landlock and user namespaces; 1 with Landlock alone (host
-// Unix sockets are then reachable only through connect(), which is refused
-// without network, and protected paths are left to the snapshot check);
-// 0 without Landlock: only no_new_privs and seccomp.
+// Tiers: 2 with Landlock and user namespaces; 1 with Landlock alone (no
+// namespace hides the host's Unix sockets, so seccomp refuses AF_UNIX
+// sockets, network or not; protected paths are left to the snapshot check);
+// 0 without Landlock: only no_new_privs, the capabilities and seccomp.
 #pragma once
 
 #include <linux/filter.h>

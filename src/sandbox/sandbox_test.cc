@@ -1,15 +1,22 @@
 #include "sandbox/sandbox.h"
 
+#include <grp.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
+#include "sandbox/host.h"
 #include "spawning/run_many.h"
 #include "testing/tool_runner.h"
 #include "toolkit/json.h"
@@ -193,6 +200,101 @@ TEST(SandboxTest, MissingProtectedPathsAndRuntimeDirDoNotFailTheSpawn) {
   s.protected_paths.push_back(d.root + "/ws/nope/deeper");
   auto sb = Make(s, support);
   EXPECT_EQ(RunConfined(sb->For({}), "echo ok", d.root + "/ws"), "ok\n");
+}
+
+// Started in the parent of $HOME, with TMPDIR=$HOME and $HOME among the
+// writable roots: ~/.bashrc stays as it was and ~/.ssh unread, at every
+// tier Landlock gives, while the temp directory still works.
+TEST(SandboxTest, HomeStaysClosedWhenStartedAboveItOrNamedAsARoot) {
+  const Support probed = Probe();
+  if (probed.landlock_abi == 0) GTEST_SKIP() << "no Landlock";
+  Dirs d;  // under /var/tmp: /tmp is writable in the sandbox
+  const std::string home = d.root + "/home/user";
+  fs::create_directories(home + "/.ssh");
+  testing::WriteFile(home + "/.ssh/id_rsa", "PRIVATE-KEY-MATERIAL\n");
+  testing::WriteFile(home + "/.bashrc", "# bashrc\n");
+  const std::string stolen = "/tmp/ikigai-stolen-" + fs::path(d.root).filename().string();
+  auto env = [&](std::string_view name) -> std::optional<std::string> {
+    if (name == "HOME") return home;
+    if (name == "TMPDIR") return home;
+    return std::nullopt;
+  };
+  auto settings = DefaultSettings(d.root + "/home", env, {home, d.root + "/home"});
+  ASSERT_TRUE(settings.ok()) << settings.error();
+  EXPECT_EQ(settings->refused.size(), 4u);  // the start, TMPDIR and both roots
+  for (const bool userns : {true, false}) {
+    if (userns && !probed.user_namespaces) continue;
+    Support support = probed;
+    support.user_namespaces = userns;
+    auto sb = Make(*settings, support);
+    const std::string out =
+        RunConfined(sb->For({}),
+                    "echo pwned >> " + home + "/.bashrc; echo pwned > " + home + "/planted; cat " +
+                        home + "/.ssh/id_rsa > " + stolen + "; echo ok > /tmp/ikigai-ok-" +
+                        fs::path(d.root).filename().string(),
+                    d.root + "/home");
+    EXPECT_EQ(testing::ReadFile(home + "/.bashrc"), "# bashrc\n") << "tier " << sb->tier() << out;
+    EXPECT_FALSE(Exists(home + "/planted")) << "tier " << sb->tier() << out;
+    EXPECT_EQ(testing::ReadFile(stolen).find("PRIVATE-KEY"), std::string::npos)
+        << "tier " << sb->tier() << out;
+    EXPECT_TRUE(Exists("/tmp/ikigai-ok-" + fs::path(d.root).filename().string())) << out;
+  }
+  fs::remove(stolen);
+  fs::remove("/tmp/ikigai-ok-" + fs::path(d.root).filename().string());
+}
+
+// The host is not dumpable (sandbox/host.h), and a tier 2 child shares its
+// memory until exec: for an ordinary user its uid_map would belong to root.
+// Spawns from two threads at once, as nobody, must all enter tier 2.
+TEST(SandboxTest, Tier2WorksForAnOrdinaryUserWhoseHostIsNotDumpable) {
+  const Support support = Probe();
+  if (support.landlock_abi == 0 || !support.user_namespaces) {
+    GTEST_SKIP() << "tier 2 unavailable here";
+  }
+  Dirs d;
+  ASSERT_EQ(::chmod(d.root.c_str(), 0755), 0);
+  ASSERT_EQ(::chown((d.root + "/ws").c_str(), testing::kNobody, testing::kNobody), 0);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::geteuid() == 0 && (::setgroups(0, nullptr) != 0 || ::setgid(testing::kNobody) != 0 ||
+                             ::setuid(testing::kNobody) != 0)) {
+      ::_exit(100);
+    }
+    if (HideHostFromTools() != 0 || ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0) ::_exit(101);
+    Settings s = d.MakeSettings();
+    auto sb = Sandbox::Create(s, support);
+    if (!sb.ok()) ::_exit(102);
+    const Confinement& c = (*sb)->For({});
+    std::atomic<int> failed{0};
+    auto spawn_some = [&](int first) {
+      std::vector<spawning::Job> jobs;
+      for (int i = first; i < first + 4; ++i) {
+        spawning::Job job;
+        job.spawn.path = "/bin/sh";
+        job.spawn.argv = {"sh", "-c", "echo ok > f" + std::to_string(i)};
+        job.spawn.env = spawning::EnvironmentWith({{"PATH", "/usr/bin:/bin"}});
+        job.spawn.cwd = d.root + "/ws";
+        job.spawn.pre_exec = c.pre_exec;
+        job.spawn.pre_exec_context = c.context;
+        jobs.push_back(std::move(job));
+      }
+      for (const auto& outcome : spawning::RunAll(jobs)) {
+        if (outcome.end != spawning::JobEnd::kExited || outcome.exit_code != 0) ++failed;
+      }
+    };
+    std::thread other(spawn_some, 0);
+    spawn_some(4);
+    other.join();
+    // Still not dumpable once every child is gone.
+    ::_exit(failed != 0 ? 103 : ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0 ? 104 : 0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(testing::ReadFile(d.root + "/ws/f" + std::to_string(i)), "ok\n") << i;
+  }
 }
 
 }  // namespace

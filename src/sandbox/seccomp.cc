@@ -77,10 +77,24 @@ std::vector<sock_filter> BuildFilter(const FilterSpec& spec) {
   p.push_back(Ret(kAllow));
   p.push_back(Ret(kRefuse));
 
-  if (spec.refuse_inet_sockets) {
+  if (spec.refuse_inet_sockets || spec.refuse_unix_sockets) {
     p.push_back(JumpIfEqual(SYS_socket, 0, 4));
     p.push_back(Load(ArgOffset(0)));
     p.push_back(JumpIfEqual(AF_UNIX, 0, 1));
+    p.push_back(Ret(spec.refuse_unix_sockets ? kRefuse : kAllow));
+    p.push_back(Ret(spec.refuse_inet_sockets ? kRefuse : kAllow));
+  }
+  if (spec.refuse_unix_sockets) {
+    // A datagram pair is connected to itself, but sendto() on it may still
+    // name any socket path (journald, syslog): refused. Stream pairs (asyncio,
+    // multiprocessing) cannot, and stay.
+    constexpr unsigned kSocketTypeMask = 0xf;
+    p.push_back(JumpIfEqual(SYS_socketpair, 0, 7));
+    p.push_back(Load(ArgOffset(0)));
+    p.push_back(JumpIfEqual(AF_UNIX, 0, 3));
+    p.push_back(Load(ArgOffset(1)));
+    p.push_back(BPF_STMT(BPF_ALU | BPF_AND | BPF_K, kSocketTypeMask));
+    p.push_back(JumpIfEqual(SOCK_DGRAM, 1, 0));
     p.push_back(Ret(kAllow));
     p.push_back(Ret(kRefuse));
   }

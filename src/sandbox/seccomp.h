@@ -4,9 +4,14 @@
 // Always refused (EPERM): io_uring (its operations bypass the checks below),
 // ptrace and process_vm_readv/writev (another process's memory), and the
 // terminal ioctls that inject input (TIOCSTI, TIOCLINUX). Without network:
-// socket() of any family but AF_UNIX. Below tier 2: connect() too, as a
-// host Unix socket (D-Bus, tmux) is a full escape and seccomp cannot see the
-// address. At tier 2: the mount family, since the tool is root in its user
+// socket() of any family but AF_UNIX. Below tier 2, network or not, no
+// AF_UNIX socket reaches the host: a host Unix socket (D-Bus, systemd
+// --user, tmux) is a full escape, and seccomp cannot see the address a
+// connect() names nor the family of the socket it is given. So socket()
+// of AF_UNIX is refused (socketpair() of a stream pair stays, of a datagram
+// pair not), and without network connect() altogether. Name resolution
+// then goes past nscd and systemd-resolved's socket to /etc/hosts and DNS.
+// At tier 2: the mount family, since the tool is root in its user
 // namespace and could otherwise unmount the read-only binds. A system call
 // of another architecture (or x32) kills the process.
 #pragma once
@@ -19,6 +24,7 @@ namespace ikigai::sandbox::seccomp {
 
 struct FilterSpec {
   bool refuse_inet_sockets = false;  // every family but AF_UNIX
+  bool refuse_unix_sockets = false;  // AF_UNIX, and socketpair() of datagrams
   bool refuse_connect = false;
   bool refuse_mount = false;
 };

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "sandbox/probe.h"
@@ -43,18 +44,32 @@ std::string ModeRefusal(const sandbox::Sandbox& sandbox, permissions::Mode mode)
 
 std::string SandboxNotice(const sandbox::Sandbox& sandbox, permissions::Mode mode) {
   if (mode == permissions::Mode::kUnrestricted) return "";
+  std::string notice;
   if (sandbox.tier() == 0) {
-    return "Warning: this kernel has no Landlock, so tool calls run unconfined (only "
-           "no_new_privs and seccomp apply); your approvals are the only guard. See "
-           "docs/security.md.";
+    notice =
+        "Warning: this kernel has no Landlock, so tool calls run unconfined (only "
+        "no_new_privs and seccomp apply); your approvals are the only guard. See "
+        "docs/security.md.";
+  } else if (sandbox.tier() == 1) {
+    notice = "Note: sandbox tier 1 only (" + sandbox.support().no_userns_reason +
+             "): tools cannot reach host Unix sockets, and .git/hooks, "
+             ".git/config and .ikigai/ are checked after each writing call instead of being "
+             "kept read-only.";
   }
-  if (sandbox.tier() == 1) {
-    return "Note: sandbox tier 1 only (" + sandbox.support().no_userns_reason +
-           "): tools without network cannot reach host Unix sockets, and .git/hooks, "
-           ".git/config and .ikigai/ are checked after each writing call instead of being "
-           "kept read-only.";
+  for (const std::string& refused : sandbox.settings().refused) {
+    notice += (notice.empty() ? "" : "\n") + ("Note: sandbox: " + refused + ".");
   }
-  return "";
+  return notice;
+}
+
+std::vector<std::string> NoticeLines(const std::string& notice) {
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start < notice.size();) {
+    const std::size_t end = std::min(notice.find('\n', start), notice.size());
+    lines.push_back(notice.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
 }
 
 std::optional<sandbox::Profile> ProfileFor(permissions::Mode mode,

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "config/config.h"
@@ -34,9 +35,14 @@ Result<std::shared_ptr<sandbox::Sandbox>, std::string> MakeSandbox(const config:
 // everything without asking, so it needs Landlock.
 std::string ModeRefusal(const sandbox::Sandbox& sandbox, permissions::Mode mode);
 
-// What to say once when a session starts in `mode` ("" if nothing): that
-// calls run unconfined (no Landlock), or that tier 2 is missing.
+// What to say once when a session starts in `mode` ("" if nothing), a line
+// each: that calls run unconfined (no Landlock), or that tier 2 is missing;
+// then each directory kept from being writable, and why ($HOME as the
+// working directory or TMPDIR, a writable root holding a secret).
 std::string SandboxNotice(const sandbox::Sandbox& sandbox, permissions::Mode mode);
+
+// The lines of a notice, for front ends that mark each one.
+std::vector<std::string> NoticeLines(const std::string& notice);
 
 // The profile for a call (see above); nullopt: unconfined.
 std::optional<sandbox::Profile> ProfileFor(permissions::Mode mode,

@@ -55,6 +55,31 @@ TEST(ToolSandbox, AutoNeedsLandlockAndTheOtherModesSaySoOnce) {
   EXPECT_EQ(SandboxNotice(*WithSupport(7, true), Mode::kAuto), "");
 }
 
+// What the sandbox kept from being writable is said once, a line each,
+// after the tier's own line, in every mode but unrestricted.
+TEST(ToolSandbox, TheNoticeNamesWhatWasKeptFromBeingWritable) {
+  sandbox::Settings settings;
+  settings.refused = {
+      "TMPDIR=/home/u is not writable: it is your home directory; tools get /tmp "
+      "instead",
+      "sandbox.writable_roots: ~ is left out: it is your home directory"};
+  auto tier1 = sandbox::Sandbox::Create(settings, {7, false, "user namespaces are off"});
+  ASSERT_TRUE(tier1) << tier1.error();
+  const std::vector<std::string> lines = NoticeLines(SandboxNotice(**tier1, Mode::kAsk));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_NE(lines[0].find("tier 1 only"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1],
+            "Note: sandbox: TMPDIR=/home/u is not writable: it is your home directory; tools get "
+            "/tmp instead.");
+  EXPECT_EQ(lines[2],
+            "Note: sandbox: sandbox.writable_roots: ~ is left out: it is your home directory.");
+  auto tier2 = sandbox::Sandbox::Create(settings, {7, true, ""});
+  ASSERT_TRUE(tier2);
+  EXPECT_EQ(NoticeLines(SandboxNotice(**tier2, Mode::kAuto)).size(), 2u);
+  EXPECT_EQ(SandboxNotice(**tier2, Mode::kUnrestricted), "");
+  EXPECT_TRUE(NoticeLines("").empty());
+}
+
 TEST(ToolSandbox, TheSummaryNamesTheModeAndWhatTheSandboxAllows) {
   auto tier2 = WithSupport(7, true);
   const std::string ask = PermissionsSummary(Mode::kAsk, tier2.get());

@@ -22,6 +22,8 @@
 #include <set>
 #include <vector>
 
+#include "sandbox/workspace.h"
+
 extern char** environ;
 
 namespace ikigai::spawning {
@@ -275,9 +277,10 @@ struct Host {
 }
 
 std::string MakeSessionDirectory() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern =
-      std::string(tmp != nullptr && *tmp == '/' ? tmp : "/tmp") + "/ikigai-session-XXXXXX";
+  // Where the sandbox lets tools write temporary files (a TMPDIR that is
+  // $HOME, say, is not): the bash tool keeps its output there.
+  const std::string tmp = sandbox::TempDirectory(sandbox::ProcessEnvironment());
+  std::string pattern = (tmp[0] == '/' ? tmp : "/tmp") + "/ikigai-session-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr) return "";  // mode 0700
   return pattern;
 }

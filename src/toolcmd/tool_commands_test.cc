@@ -3,9 +3,11 @@
 #include "toolcmd/tool_commands.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
 
 #include "session/tool_listing.h"
@@ -198,6 +200,106 @@ TEST(IkigaiBinary, ACallsSavedFullOutputOutlivesTheCall) {
   const std::string text = testing::ReadFile(saved);
   EXPECT_TRUE(text.starts_with("1\n2\n")) << saved;
   EXPECT_TRUE(text.ends_with("199999\n200000\n") || text.ends_with("199999\n200000")) << saved;
+}
+
+// A directory under /var/tmp (the sandbox lets tools write /tmp), removed
+// with everything in it; world-readable so that nobody can reach it.
+class VarTmpDir {
+ public:
+  VarTmpDir() {
+    char tmpl[] = "/var/tmp/ikigai-toolcmd-XXXXXX";
+    path_ = ::mkdtemp(tmpl) != nullptr ? tmpl : "";
+    ::chmod(path_.c_str(), 0755);
+  }
+  ~VarTmpDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Tools run as the host's user, who may read a dumpable process's
+// /proc/PID/environ, keys included. ikigai makes itself non-dumpable, which
+// is what stops a tool at tier 0 (no Landlock); and tier 2 must still work
+// for an ordinary user (its children share the host's memory until exec).
+TEST(IkigaiBinary, ToolCallsOfAnOrdinaryUserCannotReadTheHostsEnvironment) {
+  VarTmpDir dir;
+  const std::string home = dir.path() + "/home", ws = dir.path() + "/ws";
+  for (const std::string& d : {home, ws}) {
+    ASSERT_EQ(::mkdir(d.c_str(), 0755), 0);
+    ASSERT_EQ(::chown(d.c_str(), testing::kNobody, testing::kNobody), 0);
+  }
+  const std::string command =
+      "echo ok > mine; printf 'tier=%s\\n' \"$IKIGAI_SANDBOX\" | cut -c1-16; host=$$; "
+      "while [ \"$host\" -gt 1 ] && [ \"$(cat /proc/$host/comm)\" != ikigai ]; do "
+      "host=$(sed 's/.*) //' /proc/$host/stat | cut -d' ' -f2); done; echo host=$host; "
+      "tr '\\0' '\\n' < /proc/$host/environ";
+  const std::string args = nlohmann::json{{"command", command}}.dump();
+  struct Tier {
+    const char* abi;
+    const char* no_userns;
+    const char* want;
+  };
+  for (const Tier& tier :
+       {Tier{"", "", "{\"tier\":2"}, Tier{"", "1", "{\"tier\":1"}, Tier{"0", "", "{\"tier\":0"}}) {
+    SCOPED_TRACE(tier.want);
+    std::filesystem::remove(ws + "/mine");
+    auto run = testing::RunExecutable(kIkigai, "",
+                                      {.argv_extra = {"tool", "call", "--sandbox", "bash", args},
+                                       .env = {{"HOME", home},
+                                               {"TMPDIR", ""},
+                                               {"XDG_RUNTIME_DIR", ""},
+                                               {"ANTHROPIC_API_KEY", "sk-ant-host-only-1234"},
+                                               {"IKIGAI_TEST_LANDLOCK_ABI", tier.abi},
+                                               {"IKIGAI_TEST_NO_USERNS", tier.no_userns}},
+                                       .cwd = ws,
+                                       .as_user = testing::kNobody});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(testing::ReadFile(ws + "/mine"), "ok\n") << run.out << run.err;
+    EXPECT_NE(run.out.find("host="), std::string::npos) << run.out;
+    EXPECT_EQ(run.out.find("sk-ant-host-only"), std::string::npos) << run.out;
+    const bool here = run.err.find("no Landlock") == std::string::npos &&
+                      run.err.find("unavailable") == std::string::npos;
+    const auto wrapped = nlohmann::json::parse(run.out, nullptr, false);
+    const std::string output =
+        wrapped.is_object() ? wrapped["result"].value("output", std::string()) : run.out;
+    if (here && output.find(std::string("tier=") + tier.want) == std::string::npos) {
+      ADD_FAILURE() << "not at the tier wanted:\n" << run.out << run.err;
+    }
+  }
+}
+
+// Started in the parent of $HOME with TMPDIR=$HOME, nothing of the home
+// directory is writable, and ikigai says what it kept from being writable,
+// and why; tools are given /tmp as TMPDIR.
+TEST(IkigaiBinary, ToolCallStartedAboveHomeKeepsHomeClosedAndSaysSo) {
+  VarTmpDir dir;
+  const std::string home = dir.path() + "/home/user";
+  ASSERT_TRUE(std::filesystem::create_directories(home));
+  WriteFile(home + "/.bashrc", "# bashrc\n");
+  const std::string args =
+      nlohmann::json{
+          {"command", "echo pwned >> ~/.bashrc; echo pwned > ~/planted; echo \"TMPDIR=$TMPDIR\""}}
+          .dump();
+  auto run = testing::RunExecutable(kIkigai, "",
+                                    {.argv_extra = {"tool", "call", "--sandbox", "bash", args},
+                                     .env = {{"HOME", home}, {"TMPDIR", home}},
+                                     .cwd = dir.path() + "/home"});
+  if (run.err.find("no Landlock") != std::string::npos) GTEST_SKIP() << "no Landlock here";
+  EXPECT_EQ(testing::ReadFile(home + "/.bashrc"), "# bashrc\n") << run.out;
+  EXPECT_FALSE(std::filesystem::exists(home + "/planted")) << run.out;
+  EXPECT_NE(run.err.find("ikigai: Note: sandbox: the working directory " + dir.path() +
+                         "/home is not writable: it holds your home directory"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("ikigai: Note: sandbox: TMPDIR=" + home +
+                         " is not writable: it is your home directory; tools get /tmp instead"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.out.find("TMPDIR=/tmp"), std::string::npos) << run.out;
 }
 
 TEST(IkigaiBinary, ListsTheSixCoreToolsAndUserAndProjectTools) {

@@ -4,6 +4,9 @@
 //   escape_helper io_uring RESULT_FILE
 //   escape_helper ptrace PID RESULT_FILE          (PTRACE_ATTACH, then detach)
 //   escape_helper process_vm PID RESULT_FILE      (process_vm_readv)
+//   escape_helper proc_mem PID ADDR RESULT_FILE   (4 bytes of /proc/PID/mem at
+//                                                  ADDR, hex; "-": the first
+//                                                  mapping in /proc/PID/maps)
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -69,6 +72,31 @@ int main(int argc, char** argv) {
     printf("process_vm_readv: ok\n");
     return 0;
   }
-  fprintf(stderr, "usage: escape_helper io_uring FILE | ptrace PID FILE | process_vm PID FILE\n");
+  if (argc == 5 && strcmp(argv[1], "proc_mem") == 0) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%s/mem", argv[2]);
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      printf("open %s: %s\n", path, strerror(errno));
+      return 1;
+    }
+    const unsigned long addr =
+        strcmp(argv[3], "-") == 0 ? FirstMapping(argv[2]) : strtoul(argv[3], NULL, 16);
+    unsigned char bytes[4];
+    if (pread(fd, bytes, sizeof bytes, static_cast<off_t>(addr)) != sizeof bytes) {
+      printf("read %s at %lx: %s\n", path, addr, strerror(errno));
+      close(fd);
+      return 1;
+    }
+    close(fd);
+    char hex[16];
+    snprintf(hex, sizeof hex, "%02x%02x%02x%02x", bytes[0], bytes[1], bytes[2], bytes[3]);
+    Record(argv[4], hex);
+    printf("proc_mem: %s\n", hex);
+    return 0;
+  }
+  fprintf(stderr,
+          "usage: escape_helper io_uring FILE | ptrace PID FILE | process_vm PID FILE | "
+          "proc_mem PID ADDR FILE\n");
   return 2;
 }
