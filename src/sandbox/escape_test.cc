@@ -359,12 +359,22 @@ class EscapeBattery : public ::testing::TestWithParam<Mode> {
                        "reads its /proc files, sandbox or not")
                  : std::string();
     };
-    // The start of this process's first mapping (its ELF header); ikigai's
-    // is looked up in its /proc/PID/maps by the helper.
+    // Where this executable's ELF header is mapped (its first mapping at
+    // offset 0: AddressSanitizer's shadow comes first); ikigai's is looked
+    // up in its /proc/PID/maps by the helper.
     std::string first_mapping = "-";
     if (!through_ikigai) {
+      const std::string exe = fs::read_symlink("/proc/self/exe").string();
       std::istringstream maps(Read("/proc/self/maps"));
-      std::getline(maps, first_mapping, '-');
+      for (std::string line; std::getline(maps, line);) {
+        std::istringstream fields(line);
+        std::string range, perms, offset, dev, inode, file;
+        fields >> range >> perms >> offset >> dev >> inode >> file;
+        if (file == exe && std::stoul(offset, nullptr, 16) == 0) {
+          first_mapping = range.substr(0, range.find('-'));
+          break;
+        }
+      }
     }
     const std::string shm = "/dev/shm/ikigai-escape-" + fs::path(root_).filename().string();
     const std::string slash_tmp = "/tmp/ikigai-escape-" + fs::path(root_).filename().string();

@@ -5,8 +5,8 @@
 //   escape_helper ptrace PID RESULT_FILE          (PTRACE_ATTACH, then detach)
 //   escape_helper process_vm PID RESULT_FILE      (process_vm_readv)
 //   escape_helper proc_mem PID ADDR RESULT_FILE   (4 bytes of /proc/PID/mem at
-//                                                  ADDR, hex; "-": the first
-//                                                  mapping in /proc/PID/maps)
+//                                                  ADDR, hex; "-": where the
+//                                                  executable is mapped)
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,17 +25,32 @@ static void Record(const char* file, const char* what) {
   fclose(f);
 }
 
-/* The start of the first readable mapping of `pid`. */
-static unsigned long FirstMapping(const char* pid) {
+/* Where the executable's ELF header of `pid` is mapped: its first mapping at
+ * file offset 0 (not simply the first line: AddressSanitizer's shadow
+ * memory is mapped below the executable). */
+static unsigned long ExecutableMapping(const char* pid) {
   char path[64];
+  snprintf(path, sizeof path, "/proc/%s/exe", pid);
+  char exe[4096];
+  const ssize_t n = readlink(path, exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = '\0';
   snprintf(path, sizeof path, "/proc/%s/maps", pid);
   FILE* f = fopen(path, "r");
-  unsigned long start = 0x400000;
-  if (f != NULL) {
-    if (fscanf(f, "%lx", &start) != 1) start = 0x400000;
-    fclose(f);
+  unsigned long found = 0x400000;
+  if (f == NULL) return found;
+  char line[4608];
+  while (fgets(line, sizeof line, f) != NULL) {
+    unsigned long start = 0;
+    unsigned long offset = 1;
+    char file[4096] = "";
+    if (sscanf(line, "%lx-%*x %*s %lx %*s %*s %4095s", &start, &offset, file) >= 2 && offset == 0 &&
+        exe[0] != '\0' && strcmp(file, exe) == 0) {
+      found = start;
+      break;
+    }
   }
-  return start;
+  fclose(f);
+  return found;
 }
 
 int main(int argc, char** argv) {
@@ -63,7 +78,7 @@ int main(int argc, char** argv) {
     pid_t pid = static_cast<pid_t>(atoi(argv[2]));
     char buf[16];
     struct iovec local = {buf, sizeof buf};
-    struct iovec remote = {reinterpret_cast<void*>(FirstMapping(argv[2])), sizeof buf};
+    struct iovec remote = {reinterpret_cast<void*>(ExecutableMapping(argv[2])), sizeof buf};
     if (process_vm_readv(pid, &local, 1, &remote, 1, 0) < 0) {
       printf("process_vm_readv: %s\n", strerror(errno));
       return 1;
@@ -81,7 +96,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     const unsigned long addr =
-        strcmp(argv[3], "-") == 0 ? FirstMapping(argv[2]) : strtoul(argv[3], NULL, 16);
+        strcmp(argv[3], "-") == 0 ? ExecutableMapping(argv[2]) : strtoul(argv[3], NULL, 16);
     unsigned char bytes[4];
     if (pread(fd, bytes, sizeof bytes, static_cast<off_t>(addr)) != sizeof bytes) {
       printf("read %s at %lx: %s\n", path, addr, strerror(errno));
