@@ -84,6 +84,7 @@ Result<Compaction, providers::ProviderError> Agent::CompactNow(const std::string
   auto turn = provider_.StreamTurn(RequestFor(source), sink, cancel.flag());
   if (!turn) return Err(std::move(turn.error()));
   compaction.usage = turn->usage;
+  if (observer.on_usage) observer.on_usage(turn->usage);
   if (log_ != nullptr) log_->Append(UsageToJson(turn->usage));
   if (turn->text.find_first_not_of(" \t\r\n") == std::string::npos) {
     return Err(providers::ProviderError{
@@ -216,6 +217,7 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
       return Err(std::move(turn.error()));
     }
     outcome.usage += turn->usage;
+    if (observer.on_usage) observer.on_usage(turn->usage);
     if (log_ != nullptr) log_->Append(UsageToJson(turn->usage));
     outcome.text = turn->text;
     Message answer{Role::kAssistant, turn->text, turn->tool_calls, {}};

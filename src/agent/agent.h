@@ -63,6 +63,8 @@ struct AgentObserver {
   std::function<void(std::string_view reason, std::chrono::milliseconds wait)> on_retry;
   // The conversation was compacted (before the request that needed it).
   std::function<void(const Compaction& compaction)> on_compaction;
+  // What each request used, as it is reported (a subagent tells its parent).
+  std::function<void(const providers::Usage& usage)> on_usage;
 };
 
 struct ToolExchange {

@@ -10,6 +10,7 @@
 //   ikigai tool check PATH...       check an executable against the protocol
 //   ikigai -p PROMPT                one-shot: stream the answer, run the tools
 //          [--provider P] [--model M] [--output text|json] [--resume [ID]]
+//          [--max-rounds N]
 //   ikigai trust [DIR]              trust a folder's .ikigai/ (tools, config)
 //   ikigai untrust [DIR]            stop trusting it
 //   ikigai --version
@@ -76,6 +77,10 @@ int Run(int argc, char** argv) {
                  "What runs without asking: read-only, ask (default), auto-edit, auto, "
                  "unrestricted (no sandbox); see docs/security.md")
       ->check(CLI::IsMember({"read-only", "ask", "auto-edit", "auto", "unrestricted"}));
+  int max_rounds = 0;
+  app.add_option("--max-rounds", max_rounds,
+                 "Stop a prompt after N rounds of tool calls (default: agent.max_rounds, 50)")
+      ->check(CLI::PositiveNumber);
   bool trust_once = false;
   app.add_flag("--trust", trust_once,
                "Trust this folder's .ikigai/ (tools, config) for this run only");
@@ -178,6 +183,7 @@ int Run(int argc, char** argv) {
       std::cerr << "ikigai: " << VisibleText(host.error(), Layout::kKeep) << "\n";
       return 2;
     }
+    if (max_rounds > 0) host->config.agent.max_rounds = max_rounds;
     repl::ReplOptions options{{provider, model}, std::nullopt, IKIGAI_VERSION};
     if (*resume_option) options.resume = resume_id;
     return repl::RunRepl(std::move(*host), options);
@@ -197,6 +203,7 @@ int Run(int argc, char** argv) {
     return 2;
   };
   if (!host) return fail(oneshot::failure_code::kConfigError, host.error());
+  if (max_rounds > 0) host->config.agent.max_rounds = max_rounds;
   if (*prompt_option) {
     if (prompt.empty() || prompt == "-")
       prompt.assign(std::istreambuf_iterator<char>(std::cin), {});

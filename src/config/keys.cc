@@ -10,6 +10,8 @@ using Names = std::vector<std::string>;
 
 constexpr std::int64_t kMaxTimeoutMs = 24 * 60 * 60 * 1000;  // a day
 constexpr std::chrono::milliseconds kBashTimeout{10 * 60 * 1000};
+// A subagent (the task tool) works through many rounds: half an hour.
+constexpr std::chrono::milliseconds kTaskTimeout{30 * 60 * 1000};
 constexpr std::int64_t kMaxOutputLimit = 16 * 1024 * 1024;  // 16 MB
 constexpr std::int64_t kMaxSchemaTimeoutMs = 60 * 1000;
 
@@ -248,6 +250,9 @@ Config Finish(Draft draft) {
   // (or the default for every tool is longer).
   if (!draft.tools["bash"].timeout) {
     draft.tools["bash"].timeout = std::max(kBashTimeout, config.tools.defaults.timeout);
+  }
+  if (!draft.tools["task"].timeout) {
+    draft.tools["task"].timeout = std::max(kTaskTimeout, config.tools.defaults.timeout);
   }
   for (const auto& [name, overrides] : draft.tools) {
     executor::Limits limits = config.tools.defaults;

@@ -177,6 +177,11 @@ const Limits& Executor::LimitsFor(std::string_view tool) const {
   return it != options_.per_tool.end() ? it->second : options_.defaults;
 }
 
+bool WantsHostChannel(const registry::Tool& tool) {
+  const nlohmann::json& raw = tool.schema.raw;
+  return raw.is_object() && raw.value("host_api", false) == true;
+}
+
 std::vector<CallResult> Executor::Run(const registry::Registry& registry,
                                       const std::vector<Call>& calls, int cancel_fd) const {
   std::vector<CallResult> results(calls.size());
@@ -185,6 +190,8 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
   std::map<std::string, std::vector<std::string>> env_by_key;
   std::vector<std::size_t> writing_calls;
   std::vector<CallAccess> accesses;  // accesses[k] of jobs[k]
+  // Host channels, open until every call of the batch has ended.
+  std::vector<std::unique_ptr<hostapi::HostChannel>> channels;
   const ReadOnlyTest& is_read_only =
       options_.is_read_only ? options_.is_read_only : ReadOnlyTest(HasReadOnlyHint);
 
@@ -212,13 +219,26 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
         if (profile->access == sandbox::Access::kWorkspaceWrite) writing_calls.push_back(i);
       }
     }
-    // Calls with the same deadline and profile share one environment.
-    const std::string env_key =
-        deadline + (confinement != nullptr ? "/" + confinement->description : "");
+    std::unique_ptr<hostapi::HostChannel> channel;
+    if (options_.host_api && WantsHostChannel(*tool)) {
+      auto opened = hostapi::HostChannel::Open(options_.host_api);
+      if (!opened) {
+        results[i].wrapped = protocol::WrapFailure(
+            code::kToolCrashed, Quoted(call.tool) + " could not be given its host channel: " +
+                                    opened.error() + ". Try again.");
+        continue;
+      }
+      channel = std::move(*opened);
+    }
+    // Calls with the same deadline, profile and channel share one environment.
+    const std::string env_key = deadline +
+                                (confinement != nullptr ? "/" + confinement->description : "") +
+                                (channel ? "/host" : "");
     auto env = env_by_key.find(env_key);
     if (env == env_by_key.end()) {
       std::vector<std::pair<std::string, std::string>> overrides = {
           {"IKIGAI_TOOL_DEADLINE_MS", deadline}};
+      if (channel) overrides.emplace_back("IKIGAI_HOST_FD", "3");
       if (confinement != nullptr) {
         overrides.emplace_back("IKIGAI_SANDBOX", confinement->description);
         // A TMPDIR the sandbox may not let tools write ($HOME, say) gave way
@@ -246,6 +266,11 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     job.stdout_limit = limits.output_limit;
     job.stderr_limit = limits.stderr_limit;
     job.timeout = limits.timeout;
+    if (channel) {
+      job.spawn.fd3 = channel->tool_end();
+      job.after_spawn = [raw = channel.get()] { raw->CloseToolEnd(); };
+      channels.push_back(std::move(channel));
+    }
     jobs.push_back(std::move(job));
     job_call.push_back(i);
     accesses.push_back(AccessOf(call, is_read_only(*tool, call)));

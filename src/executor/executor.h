@@ -13,6 +13,9 @@
 // (call_order.h): a read-only tool (readOnlyHint, or what is_read_only
 // says) runs beside anything that does not write its path.
 //
+// A tool whose schema says "host_api": true gets the host channel as
+// descriptor 3 (hostapi/host_channel.h) for the length of its call.
+//
 // With a sandbox, each call's process enters the profile that profile_for
 // chooses (IKIGAI_SANDBOX describes it to the tool). Around a batch with a
 // writing call, the protected paths (.git/hooks, .git/config, .ikigai) are
@@ -31,6 +34,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hostapi/host_channel.h"
 #include "protocol/wrapper.h"
 #include "registry/registry.h"
 #include "sandbox/sandbox.h"
@@ -66,7 +70,13 @@ struct ExecutorOptions {
   std::shared_ptr<sandbox::Sandbox> sandbox = nullptr;
   ProfileChooser profile_for = nullptr;
   ReadOnlyTest is_read_only = nullptr;
+  // What the host channel offers to tools whose schema asks for it
+  // ("host_api": true); null: they get no channel.
+  std::shared_ptr<hostapi::Methods> host_api = nullptr;
 };
+
+// Whether the tool's schema asks for the host channel ("host_api": true).
+bool WantsHostChannel(const registry::Tool& tool);
 
 struct CallResult {
   std::string id;
@@ -80,11 +90,13 @@ class Executor {
   explicit Executor(ExecutorOptions options) : options_(std::move(options)) {}
   // Limits and environment from the configuration, with this sandbox.
   Executor(const ExecutorOptions& base, std::shared_ptr<sandbox::Sandbox> sandbox,
-           ProfileChooser profile_for, ReadOnlyTest is_read_only)
+           ProfileChooser profile_for, ReadOnlyTest is_read_only,
+           std::shared_ptr<hostapi::Methods> host_api = nullptr)
       : options_(base) {
     options_.sandbox = std::move(sandbox);
     options_.profile_for = std::move(profile_for);
     options_.is_read_only = std::move(is_read_only);
+    options_.host_api = std::move(host_api);
   }
 
   // Runs the calls, at once where they cannot collide; results in the order

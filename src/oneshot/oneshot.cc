@@ -12,6 +12,7 @@
 #include "session/approval.h"
 #include "session/call_summary.h"
 #include "session/tool_sandbox.h"
+#include "subagents/subagent_service.h"
 
 namespace ikigai::oneshot {
 namespace {
@@ -105,7 +106,11 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   // Nobody can answer a question here: "ask" means refused (PERMISSION_DENIED).
   auto permissions = session::MakeApprovalPolicy(host, nullptr);
   if (!permissions) return fail(failure_code::kConfigError, permissions.error(), 2);
-  const executor::Executor executor = session::ExecutorFor(host, [&] { return host.mode; });
+  // The `task` tool's subagents: ended with this one-shot run.
+  const auto subagent_service = std::make_shared<subagents::SubagentService>(
+      [&] { return session::SubagentSettingsFor(host, settings->kind, model, host.mode); });
+  const executor::Executor executor = session::ExecutorFor(
+      host, [&] { return host.mode; }, subagent_service);
   for (const auto& line : session::NoticeLines(host.sandbox_notice))
     err << "ikigai: " << line << "\n";
   const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host, host.mode);
@@ -159,6 +164,12 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   observer.on_compaction = [&err](const agent::Compaction& compaction) {
     err << "[compact] " << session::CompactionLine(compaction) << "\n";
   };
+  if (subagents::IsSubagent()) {
+    // The parent shows the usage of its subagents as it comes (/status).
+    observer.on_usage = [&err](const providers::Usage& usage) {
+      err << "[usage] " << session::UsageJson(usage).dump() << "\n" << std::flush;
+    };
+  }
 
   agent::Cancellation cancellation;
   g_cancellation = &cancellation;
@@ -197,10 +208,7 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
             args.is_discarded() ? nlohmann::ordered_json(exchange.call.arguments) : args},
            {"result", exchange.wrapped}});
     }
-    j["usage"] = {{"input_tokens", outcome->usage.input_tokens},
-                  {"output_tokens", outcome->usage.output_tokens},
-                  {"cache_read_tokens", outcome->usage.cache_read_tokens},
-                  {"cache_write_tokens", outcome->usage.cache_write_tokens}};
+    j["usage"] = session::UsageJson(outcome->usage);
     j["rounds"] = outcome->rounds;
     if (log) j["session"] = log->id();
     if (outcome->cancelled) j["interrupted"] = true;

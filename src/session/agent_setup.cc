@@ -1,5 +1,7 @@
 #include "session/agent_setup.h"
 
+#include <filesystem>
+
 #include <unistd.h>
 
 #include "agent/context_window.h"
@@ -156,6 +158,35 @@ Result<ResumedSession, std::string> ResumeSession(const std::string& id) {
     session.warnings.push_back("the session will not be saved: " + reopened.error());
   }
   return session;
+}
+
+}  // namespace ikigai::session
+
+namespace ikigai::session {
+
+nlohmann::ordered_json UsageJson(const providers::Usage& usage) {
+  return {{"input_tokens", usage.input_tokens},
+          {"output_tokens", usage.output_tokens},
+          {"cache_read_tokens", usage.cache_read_tokens},
+          {"cache_write_tokens", usage.cache_write_tokens}};
+}
+
+subagents::SubagentSettings SubagentSettingsFor(const HostContext& host,
+                                                const std::string& provider,
+                                                const std::string& model, permissions::Mode mode) {
+  subagents::SubagentSettings settings;
+  static const std::string self = [] {
+    std::error_code error;
+    const auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+    return error ? std::string("/proc/self/exe") : path.string();
+  }();
+  settings.executable = self;
+  settings.provider = provider;
+  settings.model = model;
+  settings.permissions = std::string(permissions::ModeName(mode));
+  settings.trusted = host.trust.trusted;
+  settings.max_rounds = host.config.agent.max_rounds;
+  return settings;
 }
 
 }  // namespace ikigai::session

@@ -6,12 +6,15 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "agent/agent.h"
 #include "agent/session_log.h"
 #include "agent/system_prompt.h"
 #include "config/config.h"
 #include "providers/provider.h"
 #include "session/host_context.h"
+#include "subagents/subagent.h"
 
 namespace ikigai::session {
 
@@ -46,6 +49,15 @@ std::string CompactionLine(const agent::Compaction& compaction);
 // (`context_tokens` of `window`, and where it compacts), the tokens used.
 std::string ContextStatus(long context_tokens, const agent::AgentOptions& options,
                           const providers::Usage& used);
+
+// A usage as -p --output json prints it.
+nlohmann::ordered_json UsageJson(const providers::Usage& usage);
+
+// What a subagent started now gets: this provider and model, the mode
+// (never a wider one), the folder's trust, the round cap.
+subagents::SubagentSettings SubagentSettingsFor(const HostContext& host,
+                                                const std::string& provider,
+                                                const std::string& model, permissions::Mode mode);
 
 // What to do when the provider has no key (one-shot mode and the REPL say
 // the same): which variable to set, or the configuration file.

@@ -7,6 +7,7 @@
 
 #include "discovery/schema_cache.h"
 #include "session/tool_sandbox.h"
+#include "subagents/subagent.h"
 
 namespace ikigai::session {
 
@@ -55,21 +56,32 @@ discovery::DiscoveryOptions DiscoveryOptionsFor(const HostContext& host) {
   return options;
 }
 
-executor::Executor ExecutorFor(const HostContext& host, std::function<permissions::Mode()> mode) {
+executor::Executor ExecutorFor(const HostContext& host, std::function<permissions::Mode()> mode,
+                               std::shared_ptr<hostapi::Methods> host_api) {
   // A read-only bash command (git status, ls) runs beside other readers.
   auto is_read_only = [](const registry::Tool& tool, const executor::Call& call) {
     return permissions::IsReadOnlyCall(CallFactsFor(tool, call.arguments));
   };
   return executor::Executor(host.config.tools, host.sandbox, ChooserFor(std::move(mode)),
-                            std::move(is_read_only));
+                            std::move(is_read_only), std::move(host_api));
+}
+
+std::shared_ptr<const registry::Registry> WithoutHostChannelToolsInSubagents(
+    std::shared_ptr<const registry::Registry> registry) {
+  if (!subagents::IsSubagent()) return registry;
+  std::vector<registry::Tool> tools;
+  for (const registry::Tool& tool : registry->tools()) {
+    if (!executor::WantsHostChannel(tool)) tools.push_back(tool);
+  }
+  return std::make_shared<const registry::Registry>(std::move(tools), registry->failures());
 }
 
 Result<HostContext, std::string> LoadHostContext(const TrustState& trust,
                                                  const HostOptions& options) {
   auto context = LoadHostConfig(trust, options);
   if (!context) return context;
-  context->registry = std::make_shared<const registry::Registry>(
-      discovery::Discover(context->directories, DiscoveryOptionsFor(*context)));
+  context->registry = WithoutHostChannelToolsInSubagents(std::make_shared<const registry::Registry>(
+      discovery::Discover(context->directories, DiscoveryOptionsFor(*context))));
   return context;
 }
 

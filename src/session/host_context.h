@@ -56,7 +56,14 @@ discovery::DiscoveryOptions DiscoveryOptionsFor(const HostContext& host);
 // The executor for the host's tools: limits and environment from the
 // configuration, each call confined by the host's sandbox under the mode
 // that `mode` reads at the call.
-executor::Executor ExecutorFor(const HostContext& host, std::function<permissions::Mode()> mode);
+// Tools asking for the host channel get `host_api` (null: no channel).
+executor::Executor ExecutorFor(const HostContext& host, std::function<permissions::Mode()> mode,
+                               std::shared_ptr<hostapi::Methods> host_api = nullptr);
+
+// In a subagent (subagents/subagent.h), the registry without the tools
+// that ask for the host channel: a subagent starts no subagents.
+std::shared_ptr<const registry::Registry> WithoutHostChannelToolsInSubagents(
+    std::shared_ptr<const registry::Registry> registry);
 
 // How a tool's path is shown: relative to the working directory when under
 // it, "~/..." when under the home directory, else absolute.

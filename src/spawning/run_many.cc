@@ -156,6 +156,7 @@ class Runner {
     s.started = Clock::now();
     s.deadline = s.started + s.job->timeout;
     auto child = Spawn(s.job->spawn);
+    if (s.job->after_spawn) s.job->after_spawn();
     if (!child) {
       s.outcome.end = JobEnd::kSpawnFailed;
       s.outcome.spawn_error = std::move(child.error());

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct Job {
   // it, up to ten times the timeout in all. A hung process still stops at
   // its timeout; one slowed by the machine is not taken for hung.
   bool excuse_cpu_wait = false;
+  // Runs once the process is started (or failed to start): the parent's
+  // copy of a descriptor handed to it (spawn.fd3) can be closed then.
+  std::function<void()> after_spawn = nullptr;
 };
 
 enum class JobEnd {

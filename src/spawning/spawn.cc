@@ -58,6 +58,7 @@ struct ChildPlan {
   pid_t parent;
   int (*pre_exec)(void*);
   void* pre_exec_context;
+  int fd3;  // placed at 3 and kept open; -1: none
   Step failed_step;
   int failed_errno;
 };
@@ -68,14 +69,22 @@ struct ChildPlan {
   ::_exit(127);
 }
 
+// Closes every descriptor from 3 up, or from 4 up once fd3 is in place.
 IKIGAI_CHILD_CODE void CloseFrom3(ChildPlan* plan) {
-  if (::close_range(3, ~0U, 0) == 0) return;
+  unsigned first = 3;
+  if (plan->fd3 >= 0) {
+    // dup2 onto itself would keep close-on-exec: clear it then.
+    if (plan->fd3 == 3 ? ::fcntl(3, F_SETFD, 0) < 0 : ::dup2(plan->fd3, 3) < 0)
+      ChildFail(plan, Step::kCloseFds, errno);
+    first = 4;
+  }
+  if (::close_range(first, ~0U, 0) == 0) return;
   if (errno != ENOSYS && errno != EINVAL) ChildFail(plan, Step::kCloseFds, errno);
   // Kernels before 5.9: close them one by one.
   rlimit limit{};
   rlim_t end = 65536;
   if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < end) end = limit.rlim_cur;
-  for (rlim_t fd = 3; fd < end; ++fd) ::close(static_cast<int>(fd));
+  for (rlim_t fd = first; fd < end; ++fd) ::close(static_cast<int>(fd));
 }
 
 // The kernel's struct sigaction (not glibc's, whose mask is larger).
@@ -283,6 +292,7 @@ Result<Child, std::string> Spawn(const SpawnRequest& request) {
   plan.parent = ::getpid();
   plan.pre_exec = request.pre_exec;
   plan.pre_exec_context = request.pre_exec_context;
+  plan.fd3 = request.fd3;
   plan.failed_step = Step::kNone;
 
   sigset_t all, old;

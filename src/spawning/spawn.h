@@ -11,9 +11,9 @@
 //
 // The child: its own process group (or session), stdin/stdout/stderr
 // connected to pipes (or /dev/null; stderr may share stdout's pipe), every
-// other descriptor closed, signal dispositions and mask reset (the raw
-// system call, which also reaches glibc's own signals 32 and 33), an
-// explicit environment, an optional working directory.
+// other descriptor closed (but an optional descriptor 3), signal dispositions and mask reset (the
+// raw system call, which also reaches glibc's own signals 32 and 33), an explicit environment, an
+// optional working directory.
 #pragma once
 
 #include <sys/types.h>
@@ -44,6 +44,9 @@ struct SpawnRequest {
   // fails the spawn.
   int (*pre_exec)(void* context) = nullptr;
   void* pre_exec_context = nullptr;
+  // A descriptor the child gets as 3, after the pre-exec step (the host
+  // channel, hostapi/host_channel.h); -1: none. The parent's stays open.
+  int fd3 = -1;
 };
 
 struct Child {

@@ -6,6 +6,8 @@
 
 #include "executor/executor.h"
 #include "protocol/wrapper.h"
+#include "session/agent_setup.h"
+#include "subagents/subagent_service.h"
 
 namespace ikigai::toolcmd {
 namespace {
@@ -49,8 +51,17 @@ int CallTool(const session::HostContext& host, const std::string& name,
   } else {
     // The user's own action: confined only with --sandbox (host.sandbox),
     // then as if in auto mode: asked nothing, each call in its profile.
-    const executor::Executor executor =
-        session::ExecutorFor(host, [] { return permissions::Mode::kAuto; });
+    // The task tool's subagent: the configured provider and model, the
+    // configured mode (the call itself runs as the user's action).
+    auto subagent_service = std::make_shared<subagents::SubagentService>([&host] {
+      auto settings = session::ProviderSettingsFor(host.config.agent, {});
+      const std::string provider = settings ? settings->kind : "";
+      return session::SubagentSettingsFor(host, provider,
+                                          session::ModelFor(host.config.agent, {}, provider),
+                                          host.mode);
+    });
+    const executor::Executor executor = session::ExecutorFor(
+        host, [] { return permissions::Mode::kAuto; }, subagent_service);
     auto results = executor.Run(*host.registry, {{"cli", name, std::move(parsed)}});
     wrapped = std::move(results.front().wrapped);
     KeepSavedOutput(wrapped);

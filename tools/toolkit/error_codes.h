@@ -38,4 +38,12 @@ inline constexpr std::string_view kFileTooLarge = "FILE_TOO_LARGE";
 // DECISIONS §6: a write the sandbox refused.
 inline constexpr std::string_view kSandboxDenied = "SANDBOX_DENIED";
 
+// DECISIONS §9: the host channel (toolkit/host_call.h) is missing or
+// broken, or the host refused the request.
+inline constexpr std::string_view kHostUnavailable = "HOST_UNAVAILABLE";
+inline constexpr std::string_view kHostError = "HOST_ERROR";
+// DECISIONS §8: the subagent a task call started failed (its own code in
+// "subagent_error_code": AUTH, TIMEOUT, CANCELLED...).
+inline constexpr std::string_view kSubagentFailed = "SUBAGENT_FAILED";
+
 }  // namespace ikigai::toolkit::code
