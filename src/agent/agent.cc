@@ -168,11 +168,19 @@ std::vector<ToolResult> Agent::RunTools(const std::vector<ToolCall>& calls,
   return tool_results;
 }
 
+std::vector<std::string> Agent::TakeTaskNotes(const AgentObserver& observer) {
+  std::vector<std::string> lines = ended_tasks_.Take();
+  if (!lines.empty() && observer.on_task_notes) observer.on_task_notes(lines);
+  return lines;
+}
+
 Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string& text,
                                                               const AgentObserver& observer,
                                                               Cancellation& cancel) {
   PromptOutcome outcome;
-  Record({Role::kUser, text, {}, {}});
+  std::string with_notes = text;
+  for (const std::string& line : TakeTaskNotes(observer)) with_notes += "\n\n[" + line + "]";
+  Record({Role::kUser, std::move(with_notes), {}, {}});
   const providers::StreamSink sink{observer.on_text, nullptr, observer.on_retry};
   const auto stopped = [&](const providers::ProviderError& error) {
     return error.kind == providers::ErrorKind::kCancelled;
@@ -230,7 +238,16 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
 
     // Every call gets a result, even when cancelled, so the conversation
     // stays valid for the next prompt.
-    Record({Role::kToolResults, "", {}, RunTools(turn->tool_calls, observer, cancel, outcome)});
+    std::vector<ToolResult> results = RunTools(turn->tool_calls, observer, cancel, outcome);
+    if (const auto notes = TakeTaskNotes(observer); !notes.empty() && !results.empty()) {
+      nlohmann::json last = nlohmann::json::parse(results.back().content, nullptr, false);
+      if (last.is_object()) {
+        last["background_tasks_ended"] = notes;
+        results.back().content =
+            last.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      }
+    }
+    Record({Role::kToolResults, "", {}, std::move(results)});
     if (cancel.requested()) {
       outcome.cancelled = true;
       return outcome;

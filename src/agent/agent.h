@@ -9,6 +9,10 @@
 // or the running tools; the conversation stays consistent (every tool call
 // gets a result) so the next prompt can go on.
 //
+// Background tasks that ended since the last request are told to the model
+// in that request (agent/task_notes.h): a line each after the user's text,
+// or in the last tool result ("background_tasks_ended").
+//
 // Long sessions (DECISIONS §7, agent/compaction.h): before each request the
 // agent judges the context it will send (the last reported input and
 // output, plus an estimate of what was added since); past the threshold it
@@ -27,6 +31,7 @@
 #include "agent/cancellation.h"
 #include "agent/permission.h"
 #include "agent/session_log.h"
+#include "agent/task_notes.h"
 #include "executor/executor.h"
 #include "providers/provider.h"
 #include "registry/registry.h"
@@ -65,6 +70,9 @@ struct AgentObserver {
   std::function<void(const Compaction& compaction)> on_compaction;
   // What each request used, as it is reported (a subagent tells its parent).
   std::function<void(const providers::Usage& usage)> on_usage;
+  // Background tasks ended since the last request (agent/task_notes.h): the
+  // next request tells the model, one line each.
+  std::function<void(const std::vector<std::string>& lines)> on_task_notes;
 };
 
 struct ToolExchange {
@@ -113,6 +121,7 @@ class Agent {
 
  private:
   void Record(providers::Message message);
+  std::vector<std::string> TakeTaskNotes(const AgentObserver& observer);
   providers::TurnRequest RequestFor(const std::vector<providers::Message>& messages) const;
   // Asks the model for the summary and replaces the conversation with it.
   Result<Compaction, providers::ProviderError> CompactNow(const std::string& focus, bool automatic,
@@ -128,6 +137,7 @@ class Agent {
   AgentOptions options_;
   PermissionPolicy& permissions_;
   SessionLog* log_;
+  EndedTasks ended_tasks_{tasks::TasksDirectory()};
   std::vector<providers::Message> messages_;
   // The input and output the provider last reported, and how many messages
   // the conversation had after its answer: what came since is estimated.

@@ -164,6 +164,11 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   observer.on_compaction = [&err](const agent::Compaction& compaction) {
     err << "[compact] " << session::CompactionLine(compaction) << "\n";
   };
+  observer.on_task_notes = [&err, &end_line](const std::vector<std::string>& lines) {
+    end_line();
+    for (const std::string& line : lines)
+      err << "[task] " << VisibleText(line, Layout::kOneLine) << "\n";
+  };
   if (subagents::IsSubagent()) {
     // The parent shows the usage of its subagents as it comes (/status).
     observer.on_usage = [&err](const providers::Usage& usage) {

@@ -19,6 +19,9 @@ const std::vector<Command>& Commands() {
        "the model, the permission mode, what the sandbox allows, how full the context is, the "
        "tokens used and the session",
        Arguments::kNone},
+      {CommandId::kTasks, "tasks", "/tasks",
+       "the session's background commands and subagents, with their status and age",
+       Arguments::kNone},
       {CommandId::kCompact, "compact", "/compact [FOCUS]",
        "summarize the conversation so far and go on from the summary (FOCUS: what to keep above "
        "all)",

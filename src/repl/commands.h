@@ -15,6 +15,7 @@ enum class CommandId {
   kModel,
   kPermissions,
   kStatus,
+  kTasks,
   kCompact,
   kClear,
   kHelp,

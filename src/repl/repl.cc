@@ -11,11 +11,13 @@
 
 #include "agent/compaction.h"
 #include "base/format.h"
+#include "base/task_files.h"
 #include "base/visible_text.h"
 #include "permissions/policy.h"
 #include "session/agent_setup.h"
 #include "session/call_summary.h"
 #include "session/edit_preview.h"
+#include "session/task_status.h"
 #include "session/tool_sandbox.h"
 
 #include "repl/signals.h"
@@ -42,7 +44,10 @@ Repl::Repl(session::HostContext host, ReplOptions options, LineReader& reader, D
       reader_(reader),
       display_(display),
       discovery_(host_.directories, session::DiscoveryOptionsFor(host_)),
-      executor_(session::ExecutorFor(host_, [this] { return Mode(); })) {}
+      subagents_(std::make_shared<subagents::SubagentService>(
+          [this] { return session::SubagentSettingsFor(host_, provider_kind_, model_, Mode()); })),
+      executor_(session::ExecutorFor(
+          host_, [this] { return Mode(); }, subagents_)) {}
 
 permissions::Mode Repl::Mode() const { return permissions_ ? permissions_->mode() : host_.mode; }
 
@@ -223,6 +228,9 @@ bool Repl::RunCommand(const Command& command, const std::string& argument) {
     case CommandId::kPermissions:
       ShowPermissions(argument);
       return true;
+    case CommandId::kTasks:
+      ShowTasks();
+      break;
     case CommandId::kStatus:
       ShowStatus();
       return true;
@@ -448,8 +456,13 @@ void Repl::ShowStatus() {
   const agent::AgentOptions options = session::AgentOptionsFor(host_.config.agent, model_, "");
   const long context = agent_ ? agent_->ContextTokens() : agent::EstimateTokens(resumed_);
   text += session::ContextStatus(context, options, usage_);
+  text += session::SubagentStatus(subagents_->Summary());
   if (log_) text += "Session: " + log_->id() + " (" + log_->path() + ")\n";
   display_.Output(text);
+}
+
+void Repl::ShowTasks() {
+  display_.Output(session::TasksListing(tasks::ListTasks(tasks::TasksDirectory()), tasks::NowMs()));
 }
 
 agent::AgentObserver Repl::Observer(std::size_t& running) {
@@ -470,6 +483,10 @@ agent::AgentObserver Repl::Observer(std::size_t& running) {
     display_.Warning(std::string(reason) + "; trying again in " +
                      FormatElapsed(std::chrono::duration_cast<std::chrono::milliseconds>(wait)));
     display_.Spin("waiting");
+  };
+  observer.on_task_notes = [this](const std::vector<std::string>& lines) {
+    display_.EndLine();
+    for (const std::string& line : lines) display_.Notice(line);
   };
   observer.on_compaction = [this](const agent::Compaction& compaction) {
     display_.EndLine();

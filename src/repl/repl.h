@@ -22,6 +22,7 @@
 #include "session/agent_setup.h"
 #include "session/approval.h"
 #include "session/host_context.h"
+#include "subagents/subagent_service.h"
 
 namespace ikigai::repl {
 
@@ -65,6 +66,7 @@ class Repl {
   void Farewell();
   session::Answer Ask(const session::Question& question);
   void ShowPermissions(const std::string& argument);
+  void ShowTasks();
   // The permission mode now (the policy's, once the session started).
   permissions::Mode Mode() const;
 
@@ -75,6 +77,8 @@ class Repl {
   registry::RegistryHolder registry_;
   DiscoveryTask discovery_;
   bool discovery_reported_ = false;
+  // The task tool's subagents: stopped when the REPL ends.
+  const std::shared_ptr<subagents::SubagentService> subagents_;
   const executor::Executor executor_;
   std::unique_ptr<session::ApprovalPolicy> permissions_;
 

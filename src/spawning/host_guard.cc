@@ -293,7 +293,12 @@ std::string StartHostGuard() {
     return dir != nullptr ? dir : "";
   }
   std::string session_dir = MakeSessionDirectory();
-  if (!session_dir.empty()) ::setenv("IKIGAI_SESSION_DIR", session_dir.c_str(), 1);
+  if (!session_dir.empty()) {
+    ::setenv("IKIGAI_SESSION_DIR", session_dir.c_str(), 1);
+    // The directory's unique part names the session for tools.
+    const std::string id = session_dir.substr(session_dir.rfind('-') + 1);
+    ::setenv("IKIGAI_SESSION_ID", id.c_str(), 1);
+  }
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return session_dir;
   // Orphans of the host's descendants (a daemon's double fork, `setsid -f`)

@@ -38,8 +38,8 @@
 namespace ikigai::spawning {
 
 // Creates the session's private scratch directory (IKIGAI_SESSION_DIR in
-// the host's environment, so that every tool gets it) and starts the
-// guard. Call once, early. Returns the directory,
+// the host's environment, so that every tool gets it, with its unique part
+// as IKIGAI_SESSION_ID) and starts the guard. Call once, early. Returns the directory,
 // or "" if it could not be created (tools then do without).
 std::string StartHostGuard();
 

@@ -83,12 +83,17 @@ class HostGuard : public ::testing::Test {
 // The review's case: SIGKILL of ikigai while the bash tool runs sleep.
 TEST_F(HostGuard, KillingTheHostOutrightEndsTheRunningCommandAndWhatItStarted) {
   const std::string pids = dir_ / "pids";
-  const pid_t host = StartCall("echo $IKIGAI_SESSION_DIR > " + dir_ / "session" +
-                               "; sleep 300 & echo $! > " + pids + "; wait");
+  const pid_t host =
+      StartCall("echo $IKIGAI_SESSION_DIR > " + dir_ / "session" + "; echo $IKIGAI_SESSION_ID > " +
+                dir_ / "session_id" + "; sleep 300 & echo $! > " + pids + "; wait");
   const pid_t sleeper = ReadPid(pids);
   ASSERT_GT(sleeper, 0);
   ASSERT_TRUE(Alive(sleeper));
   const std::string session = testing::ReadFile(dir_ / "session");
+  // Tools get the session's id, the unique part of its directory's name.
+  const std::string id = testing::ReadFile(dir_ / "session_id");
+  ASSERT_GT(id.size(), 1u);
+  EXPECT_TRUE(session.ends_with("-" + id)) << session << " " << id;
   ASSERT_EQ(::kill(host, SIGKILL), 0);
   ASSERT_EQ(::waitpid(host, nullptr, 0), host);
   const auto took = WaitGone(sleeper, milliseconds(20000));
