@@ -57,10 +57,11 @@ TEST_F(ConfigTest, DefaultsWithoutAnyFile) {
   EXPECT_EQ(config.tools.defaults.timeout, milliseconds(30000));
   EXPECT_EQ(config.tools.defaults.output_limit, 65536u);
   EXPECT_EQ(config.tools.defaults.stderr_limit, 8192u);
-  // Builds and tests take minutes: bash alone gets ten.
-  ASSERT_EQ(config.tools.per_tool.size(), 1u);
+  // Builds and tests take minutes: bash gets ten; a subagent (task) thirty.
+  ASSERT_EQ(config.tools.per_tool.size(), 2u);
   EXPECT_EQ(config.tools.per_tool.at("bash").timeout, milliseconds(600000));
   EXPECT_EQ(config.tools.per_tool.at("bash").output_limit, 65536u);
+  EXPECT_EQ(config.tools.per_tool.at("task").timeout, milliseconds(1800000));
   EXPECT_EQ(config.schema_timeout, milliseconds(1000));
 }
 
@@ -124,7 +125,7 @@ TEST_F(ConfigTest, PerToolOverridesFallBackOnTheFinalDefaults) {
   Write("project", R"({"tool_output_limit_bytes": 100000,
                        "tools": {"bash": {"output_limit_bytes": 200000}}})");
   const Config config = Load(Environment({{"IKIGAI_TOOL_TIMEOUT_MS", "7000"}}));
-  ASSERT_EQ(config.tools.per_tool.size(), 2u);  // bash, grep
+  ASSERT_EQ(config.tools.per_tool.size(), 3u);  // bash, grep, task
   const executor::Limits& bash = config.tools.per_tool.at("bash");
   EXPECT_EQ(bash.timeout, milliseconds(120000));  // user, kept under the project's file
   EXPECT_EQ(bash.output_limit, 200000u);          // project
@@ -288,7 +289,7 @@ TEST(ProjectConfigTest, AProjectConfigLinkedOutsideTheProjectIsNotRead) {
 
 TEST_F(ConfigTest, EmptyToolsObjectChangesNothing) {
   Write("project", R"({"tools": {}})");
-  EXPECT_EQ(Load().tools.per_tool.size(), 1u);  // bash's own default
+  EXPECT_EQ(Load().tools.per_tool.size(), 2u);  // bash's and task's own defaults
 }
 
 }  // namespace

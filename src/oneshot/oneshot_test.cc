@@ -48,7 +48,7 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"toolCallId": "call_big"}, "response": {"content": "never asked: compacted first"}},
   {"match": {"userMessage": "os-big-usage"},
    "response": {"toolCalls": [{"id": "call_big", "name": "bash", "arguments": {"command": "echo big"}}],
-                "usage": {"prompt_tokens": 5000, "completion_tokens": 10, "total_tokens": 5010}}},
+                "usage": {"prompt_tokens": 17000, "completion_tokens": 10, "total_tokens": 17010}}},
   {"match": {"userMessage": "os-overflow"},
    "response": {"error": {"message": "prompt is too long: 250000 tokens > 200000 maximum", "type": "invalid_request_error"}, "status": 400}},
   {"match": {"userMessage": "os-reasoning"}, "response": {"content": "Thought about it."}},
@@ -749,12 +749,13 @@ TEST_P(OneShotTest, ResumingASessionCutDuringToolsAnswersTheOpenCalls) {
 
 // Another folder's conversation must not continue here, its tools now acting
 // on this folder: --resume without an id looks only at this folder's.
-// Long sessions. A small context window (10000 tokens: compacted past 2500)
-// and a first answer that reports 5000 tokens of input: the next request is
-// preceded by a compaction, and carries the summary instead.
+// Long sessions. A small context window (20000 tokens: compacted past 16000,
+// above what the tools and the prompt alone take) and a first answer that
+// reports 17000 tokens of input: the next request is preceded by a
+// compaction, and carries the summary instead.
 TEST_P(OneShotTest, ReportedUsagePastTheThresholdCompactsAndTheSessionGoesOn) {
   ::mkdir((home_ / ".ikigai").c_str(), 0700);
-  WriteFile(home_ / ".ikigai/config.json", R"({"context_window": 10000})");
+  WriteFile(home_ / ".ikigai/config.json", R"({"context_window": 20000})");
   auto run = Ikigai({"-p", "os-big-usage", "--output", "json"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.json["text"], "Done after compacting.") << run.out;
@@ -770,7 +771,7 @@ TEST_P(OneShotTest, ReportedUsagePastTheThresholdCompactsAndTheSessionGoesOn) {
   EXPECT_NE(after.find("os-big-usage"), std::string::npos) << "the user's own words";
   EXPECT_EQ(after.find("call_big"), std::string::npos) << "the old turns are gone: " << after;
   // Every request counts, the summary's too.
-  EXPECT_EQ(run.json["usage"]["input_tokens"], 5000 + 100 + 200) << run.json["usage"];
+  EXPECT_EQ(run.json["usage"]["input_tokens"], 17000 + 100 + 200) << run.json["usage"];
   EXPECT_EQ(run.json["usage"]["output_tokens"], 10 + 20 + 5) << run.json["usage"];
 
   // Resumed, the conversation goes on from the summary, not the whole history.

@@ -209,9 +209,10 @@ SubagentResult RunSubagent(const SubagentSettings& settings, const std::string& 
                 UsageFrom(nlohmann::json::parse(line.substr(kUsagePrefix.size()), nullptr, false)));
           }
         }
-        if (err.size() > kStderrTail * 4 && err_parsed == err.size()) {
-          err.erase(0, err.size() - kStderrTail);
-          err_parsed = err.size();
+        // Keep the last lines (why it failed, if it does), not all of them.
+        if (err_parsed > kStderrTail) {
+          err.erase(0, err_parsed - kStderrTail);
+          err_parsed = kStderrTail;
         }
       }
     }

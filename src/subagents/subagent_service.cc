@@ -62,7 +62,6 @@ json ResultJson(const SubagentResult& result) {
 struct SubagentService::Running {
   std::string id;
   UniqueFd stop_read, stop_write;  // closing stop_write stops it
-  providers::Usage usage;          // reported so far (guarded by the service's mutex)
 };
 
 SubagentService::SubagentService(std::function<SubagentSettings()> settings)
@@ -98,10 +97,13 @@ MethodResult SubagentService::Start(const json& params, int cancel_fd) {
                         "with everything the subagent needs to know"});
   }
   const json background = params.value("background", json(false));
+  const json description = params.value("description", json());
   const json timeout = params.value("timeout_ms", json());
-  if (!background.is_boolean() || (!timeout.is_null() && !timeout.is_number_unsigned())) {
+  if (!background.is_boolean() || (!timeout.is_null() && !timeout.is_number_unsigned()) ||
+      (!description.is_null() && !description.is_string())) {
     return Err(RpcError{kInvalidParams,
-                        "\"background\" must be a boolean and \"timeout_ms\" a positive integer"});
+                        "\"background\" must be a boolean, \"timeout_ms\" a "
+                        "positive integer and \"description\" a string"});
   }
   auto entry = std::make_shared<Running>();
   int pipe_fds[2];
@@ -209,9 +211,8 @@ SubagentResult SubagentService::Run(Running& entry, const SubagentSettings& sett
     result.error_code = "CANCELLED";
     result.error = "the subagent was stopped before it started";
   } else {
-    result = RunSubagent(settings, prompt, stop_fds, nullptr, [this, &entry](const auto& usage) {
+    result = RunSubagent(settings, prompt, stop_fds, nullptr, [this](const auto& usage) {
       std::lock_guard lock(mutex_);
-      entry.usage += usage;
       usage_ += usage;
     });
     Release();

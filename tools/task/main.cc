@@ -62,6 +62,7 @@ Json Run(const Args& args, const CallContext& context) {
   }
   const bool background = args.Bool("background", false);
   Json params = {{"prompt", prompt}, {"background", background}};
+  if (auto description = args.OptionalString("description")) params["description"] = *description;
   if (!background) {
     if (const auto left = TimeLeftMs(context)) params["timeout_ms"] = *left;
   }
