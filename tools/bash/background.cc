@@ -82,7 +82,8 @@ Result<BackgroundTask, BackgroundError> StartBackground(const BackgroundRequest&
   const std::string output_file = task_dir + "/output";
   {
     UniqueFd output(::open(output_file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
-    if (!output.valid()) return abandon("cannot create " + output_file + ": " + std::strerror(errno));
+    if (!output.valid())
+      return abandon("cannot create " + output_file + ": " + std::strerror(errno));
   }
   // Written before the supervisor starts, which writes only the end: the
   // task is "running" from the answer on, and a quick end is never
@@ -93,18 +94,21 @@ Result<BackgroundTask, BackgroundError> StartBackground(const BackgroundRequest&
   status.description = CommandSummary(request.command, kDescriptionBytes);
   status.status = tasks::kRunning;
   status.started_ms = tasks::NowMs();
-  if (auto written = tasks::WriteStatus(task_dir, status); !written) return abandon(written.error());
+  if (auto written = tasks::WriteStatus(task_dir, status); !written)
+    return abandon(written.error());
 
   // O_RDWR: opening a FIFO so never waits for the other end.
   UniqueFd control(::open((task_dir + "/control").c_str(), O_RDWR | O_CLOEXEC));
-  if (!control.valid()) return abandon("cannot open its control FIFO: " + std::string(std::strerror(errno)));
+  if (!control.valid())
+    return abandon("cannot open its control FIFO: " + std::string(std::strerror(errno)));
   UniqueFd null(::open("/dev/null", O_WRONLY | O_CLOEXEC));
   if (!null.valid()) return abandon("cannot open /dev/null: " + std::string(std::strerror(errno)));
   SupervisorStdio stdio{control.get(), null.get()};
 
   const long long timeout_ms =
-      request.timeout ? std::chrono::duration_cast<std::chrono::milliseconds>(*request.timeout).count()
-                      : 0;
+      request.timeout
+          ? std::chrono::duration_cast<std::chrono::milliseconds>(*request.timeout).count()
+          : 0;
   spawning::SpawnRequest spawn;
   // The running executable, even if its file was replaced since.
   spawn.path = "/proc/self/exe";

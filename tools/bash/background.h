@@ -42,8 +42,8 @@ inline constexpr std::string_view kSupervisorMode = "--background-supervisor";
 
 struct BackgroundRequest {
   std::string command;
-  std::string working_directory;                 // empty: the tool's own
-  std::optional<std::chrono::seconds> timeout;   // none: runs until it ends or is killed
+  std::string working_directory;                // empty: the tool's own
+  std::optional<std::chrono::seconds> timeout;  // none: runs until it ends or is killed
 };
 
 struct BackgroundTask {

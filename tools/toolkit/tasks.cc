@@ -1,5 +1,6 @@
 #include "toolkit/tasks.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/inotify.h>
 #include <unistd.h>
@@ -31,8 +32,8 @@ ToolError NotFound(std::string_view tool, const std::string& task_id, std::strin
   }
   return {code::kNotFound, "Task not found: " + shown + ". " + std::string(why) +
                                std::string(tool) +
-                               " knows the ids that bash with run_in_background and task with "
-                               "background returned."};
+                               " takes a task_id that bash with run_in_background or task with "
+                               "background returned in this session."};
 }
 
 int PollTimeout(Clock::time_point until) {
@@ -56,8 +57,18 @@ Result<std::string, ToolError> FindTask(std::string_view tool, const std::string
   }
   const std::string task_dir = tasks_dir + "/" + task_id;
   std::error_code error;
-  if (!std::filesystem::exists(task_dir + "/status.json", error)) return Err(NotFound(tool, task_id));
+  if (!std::filesystem::exists(task_dir + "/status.json", error))
+    return Err(NotFound(tool, task_id));
   return task_dir;
+}
+
+bool OwnerGone(const std::string& task_dir) {
+  // Opening a FIFO for writing without blocking fails with ENXIO when no
+  // process has it open for reading. Nothing is written.
+  UniqueFd probe(::open((task_dir + "/control").c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC));
+  if (probe.valid() || (errno != ENXIO && errno != ENOENT)) return false;
+  auto status = tasks::ReadStatus(task_dir);
+  return status && !status->Ended();
 }
 
 Result<tasks::TaskStatus, std::string> WaitForEnd(const std::string& task_dir,
@@ -66,12 +77,13 @@ Result<tasks::TaskStatus, std::string> WaitForEnd(const std::string& task_dir,
   // still wakes the wait.
   UniqueFd watch(::inotify_init1(IN_CLOEXEC | IN_NONBLOCK));
   if (watch.valid() &&
-      ::inotify_add_watch(watch.get(), task_dir.c_str(), IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
+      ::inotify_add_watch(watch.get(), task_dir.c_str(), IN_MOVED_TO | IN_DELETE_SELF) < 0) {
     watch.Reset();
   }
   for (;;) {
     auto status = tasks::ReadStatus(task_dir);
     if (!status || status->Ended() || Clock::now() >= until) return status;
+    if (OwnerGone(task_dir)) return tasks::ReadStatus(task_dir);
     if (watch.valid()) {
       pollfd fd{watch.get(), POLLIN, 0};
       if (::poll(&fd, 1, PollTimeout(until)) > 0) {
