@@ -7,6 +7,7 @@
 #include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -99,7 +100,9 @@ class Supervisor {
     ::sigprocmask(SIG_BLOCK, &stop, nullptr);
     signals_.Reset(::signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK));
     watch_.Reset(::inotify_init1(IN_CLOEXEC | IN_NONBLOCK));
-    if (watch_.valid()) ::inotify_add_watch(watch_.get(), task_dir_.c_str(), IN_DELETE_SELF);
+    if (watch_.valid())
+      ::inotify_add_watch(watch_.get(), task_dir_.c_str(),
+                          IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF);
     ::fcntl(STDIN_FILENO, F_SETFL, ::fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
   }
 
@@ -151,33 +154,41 @@ class Supervisor {
     return kill;
   }
 
+  // Whether the task's record is gone (the session ended, or the task was
+  // removed). IN_DELETE_SELF alone would not do: it comes only once the
+  // directory's last reference goes, and the output file this process holds
+  // open keeps one; the files within are deleted first, each an IN_DELETE.
   bool DirectoryGone() {
     alignas(inotify_event) char events[4096];
-    bool gone = false;
-    for (ssize_t n; (n = ::read(watch_.get(), events, sizeof events)) > 0;) {
-      for (char* p = events; p < events + n;) {
-        const auto* event = reinterpret_cast<const inotify_event*>(p);
-        gone = gone || (event->mask & (IN_DELETE_SELF | IN_IGNORED)) != 0;
-        p += sizeof(inotify_event) + event->len;
-      }
+    while (::read(watch_.get(), events, sizeof events) > 0) {
     }
-    return gone;
+    struct stat st {};
+    return ::stat((task_dir_ + "/status.json").c_str(), &st) != 0 && errno == ENOENT;
   }
 
   // Whether the shell has exited (and its status is in shell_status_).
+  // Reaps every child that has ended: the supervisor is a subreaper, so
+  // what the command left behind becomes its child when the shell ends,
+  // and must not stay a zombie in the group (which would then never look
+  // empty).
   bool Reap(int flags) {
-    if (reaped_) return true;
-    int status = 0;
-    pid_t r;
-    do {
-      r = ::waitpid(shell_, &status, flags);
-    } while (r < 0 && errno == EINTR);
-    if (r == shell_) {
-      reaped_ = true;
-      shell_status_ = status;
-    } else if (r < 0) {
-      reaped_ = true;  // ECHILD: cannot happen, as nobody else waits for it
-      shell_status_ = 127 << 8;
+    const auto reap = [this](pid_t which, int options) {
+      for (;;) {
+        int status = 0;
+        const pid_t r = ::waitpid(which, &status, options);
+        if (r < 0 && errno == EINTR) continue;
+        if (r == shell_) {
+          reaped_ = true;
+          shell_status_ = status;
+        } else if (r < 0 && which == shell_) {
+          reaped_ = true;  // ECHILD: cannot happen, as nobody else waits for it
+          shell_status_ = 127 << 8;
+        }
+        return r;
+      }
+    };
+    if (!reaped_) reap(shell_, flags);
+    while (reap(-1, WNOHANG) > 0) {
     }
     return reaped_;
   }
@@ -207,9 +218,15 @@ class Supervisor {
     WaitShell(grace_end);
     // Members other than the shell may take their time too, within the same
     // grace; the group is empty once none is left to signal.
-    while (Clock::now() < grace_end && ::kill(-shell_, 0) == 0) ::usleep(20'000);
+    while (Clock::now() < grace_end && (Reap(WNOHANG), ::kill(-shell_, 0) == 0)) {
+      ::usleep(20'000);
+    }
     signal_group(SIGKILL);
-    WaitShell(Clock::now() + kReapWait);
+    const Clock::time_point reap_end = Clock::now() + kReapWait;
+    WaitShell(reap_end);
+    while (Clock::now() < reap_end && (Reap(WNOHANG), ::kill(-shell_, 0) == 0)) {
+      ::usleep(10'000);
+    }
     if (why == Stop::kGone) return 0;  // nowhere to record it
     // A shell stuck in the kernel dies later; the record must not wait.
     return Finish(tasks::kKilled, reaped_ ? ExitCode(shell_status_) : 128 + SIGKILL);
@@ -253,6 +270,10 @@ int RunSupervisor(int argc, char** argv) {
   // If the host left SIGCHLD ignored, the shell would be reaped by the
   // kernel and its exit status lost.
   ::signal(SIGCHLD, SIG_DFL);
+  // What the command leaves behind when its shell ends becomes this
+  // process's child (not init's, which may never reap it), so that the
+  // group can be seen empty and nothing stays a zombie.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   auto status = tasks::ReadStatus(task_dir);
   if (!status) return 1;  // the task was removed before it could start
   Supervisor supervisor(task_dir, std::move(*status));
