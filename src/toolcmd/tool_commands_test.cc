@@ -9,6 +9,8 @@
 
 #include <filesystem>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "session/tool_listing.h"
 #include "testing/tool_runner.h"
@@ -200,6 +202,52 @@ TEST(IkigaiBinary, ACallsSavedFullOutputOutlivesTheCall) {
   const std::string text = testing::ReadFile(saved);
   EXPECT_TRUE(text.starts_with("1\n2\n")) << saved;
   EXPECT_TRUE(text.ends_with("199999\n200000\n") || text.ends_with("199999\n200000")) << saved;
+}
+
+// Processes whose environment holds `entry` ("NAME=value").
+std::vector<pid_t> ProcessesWithEnvironment(const std::string& entry) {
+  std::vector<pid_t> found;
+  for (const auto& proc : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = proc.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string environ;
+    try {
+      environ = testing::ReadFile(proc.path().string() + "/environ");
+    } catch (...) {
+      continue;  // exited, or not ours to read
+    }
+    if (("\0" + environ).find("\0" + entry + "\0") != std::string::npos) {
+      found.push_back(static_cast<pid_t>(std::stoi(name)));
+    }
+  }
+  return found;
+}
+
+// `ikigai tool call` is a session of its own: a background command it
+// starts is answered for at once, and ends with the call, its task
+// directory removed and no process of the session left.
+TEST(IkigaiBinary, ABackgroundTaskEndsWithTheToolCallsSession) {
+  TempDir home, tmp;
+  auto run = testing::RunExecutable(
+      kIkigai, "",
+      {.argv_extra = {"tool", "call", "bash",
+                      R"({"command": "sleep 300", "run_in_background": true})"},
+       .env = {{"HOME", home.path()}, {"TMPDIR", tmp.path()}}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json["result"].value("status", ""), "running") << run.out;
+  const std::string output_file = run.json["result"].value("output_file", "");
+  ASSERT_TRUE(output_file.starts_with(tmp.path() + "/ikigai-session-")) << run.out;
+  const std::string session_dir = output_file.substr(0, output_file.find("/tasks/"));
+  // The host's guard kills what is left and removes the directory once the
+  // host has ended.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while ((std::filesystem::exists(session_dir) ||
+          !ProcessesWithEnvironment("IKIGAI_SESSION_DIR=" + session_dir).empty()) &&
+         std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_FALSE(std::filesystem::exists(session_dir));
+  EXPECT_EQ(ProcessesWithEnvironment("IKIGAI_SESSION_DIR=" + session_dir), std::vector<pid_t>{});
 }
 
 // A directory under /var/tmp (the sandbox lets tools write /tmp), removed
