@@ -94,8 +94,8 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"userMessage": "os-stdin"}, "response": {"content": "Read from stdin."}}
 ]})";
 
-const std::vector<std::string> kCoreTools = {"bash",       "file_edit", "file_read",
-                                             "file_write", "glob",      "grep"};
+const std::vector<std::string> kCoreTools = {"bash", "file_edit", "file_read",  "file_write",
+                                             "glob", "grep",      "kill_shell", "task_output"};
 
 class OneShotTest : public ::testing::TestWithParam<std::string> {
  protected:
@@ -749,12 +749,13 @@ TEST_P(OneShotTest, ResumingASessionCutDuringToolsAnswersTheOpenCalls) {
 
 // Another folder's conversation must not continue here, its tools now acting
 // on this folder: --resume without an id looks only at this folder's.
-// Long sessions. A small context window (10000 tokens: compacted past 2500)
+// Long sessions. A small context window (16000 tokens: compacted past 4000,
+// above what the tools' schemas and the system prompt take)
 // and a first answer that reports 5000 tokens of input: the next request is
 // preceded by a compaction, and carries the summary instead.
 TEST_P(OneShotTest, ReportedUsagePastTheThresholdCompactsAndTheSessionGoesOn) {
   ::mkdir((home_ / ".ikigai").c_str(), 0700);
-  WriteFile(home_ / ".ikigai/config.json", R"({"context_window": 10000})");
+  WriteFile(home_ / ".ikigai/config.json", R"({"context_window": 16000})");
   auto run = Ikigai({"-p", "os-big-usage", "--output", "json"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.json["text"], "Done after compacting.") << run.out;

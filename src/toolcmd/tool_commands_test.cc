@@ -350,7 +350,7 @@ TEST(IkigaiBinary, ToolCallStartedAboveHomeKeepsHomeClosedAndSaysSo) {
   EXPECT_NE(run.out.find("TMPDIR=/tmp"), std::string::npos) << run.out;
 }
 
-TEST(IkigaiBinary, ListsTheSixCoreToolsAndUserAndProjectTools) {
+TEST(IkigaiBinary, ListsTheCoreToolsAndUserAndProjectTools) {
   TempDir home;
   ::mkdir((home / ".ikigai").c_str(), 0755);
   WriteTool(home / ".ikigai/tools", "weather", SchemaScript("weather"));
