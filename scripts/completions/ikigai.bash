@@ -96,7 +96,7 @@ _ikigai() {
     "")
       if [[ $cur == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "-p --prompt --output --provider --model --resume
-          --permissions --trust --version -V --help -h" -- "$cur")
+          --permissions --max-rounds --trust --version -V --help -h" -- "$cur")
       else
         mapfile -t COMPREPLY < <(compgen -W "trust untrust tool" -- "$cur")
       fi ;;

@@ -113,7 +113,7 @@ class AgentTest : public ::testing::Test {
     core_ = nullptr;
   }
   void SetUp() override {
-    ASSERT_EQ((*core_)->tools().size(), 6u) << "the core tools are not built in " IKIGAI_TOOL_DIR;
+    ASSERT_EQ((*core_)->tools().size(), 9u) << "the core tools are not built in " IKIGAI_TOOL_DIR;
     registry_.Set(*core_);
   }
 
@@ -411,7 +411,7 @@ TEST_F(AgentTest, TheToolsAdvertisedAreTheRegistrysAndTheSystemPromptIsPassedThr
         << "the wrapper is told in the description of " << tools[i].name;
   }
   EXPECT_EQ(names, (std::vector<std::string>{"bash", "file_edit", "file_read", "file_write", "glob",
-                                             "grep"}));
+                                             "grep", "kill_shell", "task", "task_output"}));
   EXPECT_EQ(request.tools[0].parameters["properties"]["command"]["type"], "string");
 }
 
@@ -423,7 +423,7 @@ TEST_F(AgentTest, ANewRegistrySnapshotIsSeenByTheNextRound) {
   registry_.Set(std::make_shared<const registry::Registry>());
   ASSERT_TRUE(agent.Prompt("second", Observer(), cancel_));
   ASSERT_EQ(provider_.requests.size(), 2u);
-  EXPECT_EQ(provider_.requests[0].tools.size(), 6u);
+  EXPECT_EQ(provider_.requests[0].tools.size(), 9u);
   EXPECT_TRUE(provider_.requests[1].tools.empty());
 }
 

@@ -95,7 +95,8 @@ constexpr const char* kFixtures = R"({"fixtures": [
 ]})";
 
 const std::vector<std::string> kCoreTools = {"bash",       "file_edit", "file_read",
-                                             "file_write", "glob",      "grep"};
+                                             "file_write", "glob",      "grep",
+                                             "kill_shell", "task",      "task_output"};
 
 class OneShotTest : public ::testing::TestWithParam<std::string> {
  protected:

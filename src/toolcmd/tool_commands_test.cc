@@ -9,6 +9,8 @@
 
 #include <filesystem>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "session/tool_listing.h"
 #include "testing/tool_runner.h"
@@ -202,6 +204,52 @@ TEST(IkigaiBinary, ACallsSavedFullOutputOutlivesTheCall) {
   EXPECT_TRUE(text.ends_with("199999\n200000\n") || text.ends_with("199999\n200000")) << saved;
 }
 
+// Processes whose environment holds `entry` ("NAME=value").
+std::vector<pid_t> ProcessesWithEnvironment(const std::string& entry) {
+  std::vector<pid_t> found;
+  for (const auto& proc : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = proc.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string environ;
+    try {
+      environ = testing::ReadFile(proc.path().string() + "/environ");
+    } catch (...) {
+      continue;  // exited, or not ours to read
+    }
+    if (("\0" + environ).find("\0" + entry + "\0") != std::string::npos) {
+      found.push_back(static_cast<pid_t>(std::stoi(name)));
+    }
+  }
+  return found;
+}
+
+// `ikigai tool call` is a session of its own: a background command it
+// starts is answered for at once, and ends with the call, its task
+// directory removed and no process of the session left.
+TEST(IkigaiBinary, ABackgroundTaskEndsWithTheToolCallsSession) {
+  TempDir home, tmp;
+  auto run = testing::RunExecutable(
+      kIkigai, "",
+      {.argv_extra = {"tool", "call", "bash",
+                      R"({"command": "sleep 300", "run_in_background": true})"},
+       .env = {{"HOME", home.path()}, {"TMPDIR", tmp.path()}}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json["result"].value("status", ""), "running") << run.out;
+  const std::string output_file = run.json["result"].value("output_file", "");
+  ASSERT_TRUE(output_file.starts_with(tmp.path() + "/ikigai-session-")) << run.out;
+  const std::string session_dir = output_file.substr(0, output_file.find("/tasks/"));
+  // The host's guard kills what is left and removes the directory once the
+  // host has ended.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while ((std::filesystem::exists(session_dir) ||
+          !ProcessesWithEnvironment("IKIGAI_SESSION_DIR=" + session_dir).empty()) &&
+         std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_FALSE(std::filesystem::exists(session_dir));
+  EXPECT_EQ(ProcessesWithEnvironment("IKIGAI_SESSION_DIR=" + session_dir), std::vector<pid_t>{});
+}
+
 // A directory under /var/tmp (the sandbox lets tools write /tmp), removed
 // with everything in it; world-readable so that nobody can reach it.
 class VarTmpDir {
@@ -302,7 +350,7 @@ TEST(IkigaiBinary, ToolCallStartedAboveHomeKeepsHomeClosedAndSaysSo) {
   EXPECT_NE(run.out.find("TMPDIR=/tmp"), std::string::npos) << run.out;
 }
 
-TEST(IkigaiBinary, ListsTheSixCoreToolsAndUserAndProjectTools) {
+TEST(IkigaiBinary, ListsTheCoreToolsAndUserAndProjectTools) {
   TempDir home;
   ::mkdir((home / ".ikigai").c_str(), 0755);
   WriteTool(home / ".ikigai/tools", "weather", SchemaScript("weather"));
@@ -311,7 +359,8 @@ TEST(IkigaiBinary, ListsTheSixCoreToolsAndUserAndProjectTools) {
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(run.out.starts_with("Available tools:\n  bash (.ikigai/tools/bash-tool)\n"))
       << run.out;
-  for (const char* name : {"file_edit", "file_read", "file_write", "glob", "grep", "weather"}) {
+  for (const char* name :
+       {"file_edit", "file_read", "file_write", "glob", "grep", "task", "weather"}) {
     EXPECT_NE(run.out.find(std::string("  ") + name + " ("), std::string::npos) << name << run.out;
   }
   EXPECT_NE(run.out.find("  file_read (" + std::string(IKIGAI_TOOL_DIR) + "/file-read-tool)"),

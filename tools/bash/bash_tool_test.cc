@@ -660,16 +660,18 @@ TEST(BashTool, Schema) {
       schema.value("description", "").starts_with("Execute a shell command and return output"));
   EXPECT_TRUE(schema.value("description", "")
                   .ends_with("Returns: {output, exit_code, timed_out?, timeout?, truncated?, "
-                             "full_output_path?}."));
+                             "full_output_path?}, or with run_in_background {task_id, status: "
+                             "\"running\", output_file, output}."));
   const Json& parameters = schema["parameters"];
   EXPECT_EQ(parameters["type"], "object");
   EXPECT_EQ(parameters["required"], Json::array({"command"}));
   const Json& properties = parameters["properties"];
-  EXPECT_EQ(properties.size(), 3u);
+  EXPECT_EQ(properties.size(), 4u);
   EXPECT_EQ(properties["command"]["type"], "string");
   EXPECT_EQ(properties["command"]["description"], "Shell command to execute");
   EXPECT_EQ(properties["timeout_seconds"]["type"], "integer");
   EXPECT_EQ(properties["working_directory"]["type"], "string");
+  EXPECT_EQ(properties["run_in_background"]["type"], "boolean");
   EXPECT_EQ(schema["annotations"]["readOnlyHint"], false);
   EXPECT_EQ(schema["annotations"]["destructiveHint"], true);
 }

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "background.h"
 #include "base/format.h"
 #include "blocklist.h"
 #include "output_capture.h"
@@ -33,7 +34,7 @@ namespace bash = ikigai::bash_tool;
 
 constexpr std::string_view kSchema = R"json({
   "name": "bash",
-  "description": "Execute a shell command and return output. The command runs with /bin/sh -c in its own process group, with stdin from /dev/null and no terminal, so interactive prompts get end-of-file instead of waiting; stdout and stderr are merged in order. Pagers are disabled (PAGER=cat, GIT_PAGER=cat) and git never prompts. A non-zero exit code is reported, not treated as an error; 128+N means killed by signal N. On timeout the whole process group is killed and the output so far is returned with timed_out, and timeout saying which limit ended it (timeout_seconds, or the host's deadline for bash, 10 minutes unless configured). Long output keeps its head and tail with a marker between them, and the full output is saved to a file whose path is full_output_path. Background processes (cmd &) keep running after the command returns, until the session ends; redirect their output to a file (cmd > log 2>&1 &), as nothing reads it afterwards. Returns: {output, exit_code, timed_out?, timeout?, truncated?, full_output_path?}.",
+  "description": "Execute a shell command and return output. The command runs with /bin/sh -c in its own process group, with stdin from /dev/null and no terminal, so interactive prompts get end-of-file instead of waiting; stdout and stderr are merged in order. Pagers are disabled (PAGER=cat, GIT_PAGER=cat) and git never prompts. A non-zero exit code is reported, not treated as an error; 128+N means killed by signal N. On timeout the whole process group is killed and the output so far is returned with timed_out, and timeout saying which limit ended it (timeout_seconds, or the host's deadline for bash, 10 minutes unless configured). Long output keeps its head and tail with a marker between them, and the full output is saved to a file whose path is full_output_path. Background processes (cmd &) keep running after the command returns, until the session ends; redirect their output to a file (cmd > log 2>&1 &), as nothing reads it afterwards. For a server, a watcher or a long build, prefer run_in_background: true, which answers at once with a task_id; task_output then reads what the command printed (stdout and stderr, also in output_file) and its status, and kill_shell stops its whole process group. Returns: {output, exit_code, timed_out?, timeout?, truncated?, full_output_path?}, or with run_in_background {task_id, status: \"running\", output_file, output}.",
   "parameters": {
     "type": "object",
     "properties": {
@@ -43,11 +44,15 @@ constexpr std::string_view kSchema = R"json({
       },
       "timeout_seconds": {
         "type": "integer",
-        "description": "Kill the command after this many seconds (default: the host's deadline for bash, 10 minutes unless configured; 120 without a host; never later than the host's deadline)"
+        "description": "Kill the command after this many seconds (default: the host's deadline for bash, 10 minutes unless configured; 120 without a host; never later than the host's deadline). With run_in_background: no limit unless given, and the host's deadline does not apply"
       },
       "working_directory": {
         "type": "string",
         "description": "Directory to run the command in (default: the current directory)"
+      },
+      "run_in_background": {
+        "type": "boolean",
+        "description": "Start the command and answer at once with a task_id, without waiting for it (default: false). It runs until it ends, kill_shell stops it, timeout_seconds passes (if given) or the session ends. Its output goes to output_file; read it with task_output (also to wait for the end), stop it with kill_shell"
       }
     },
     "required": ["command"]
@@ -122,6 +127,28 @@ std::optional<ToolError> CheckWorkingDirectory(const std::string& dir) {
   return std::nullopt;
 }
 
+// The command was checked as in the foreground; the answer comes as soon
+// as its supervisor runs, never waiting for the command (background.h).
+Json RunInBackground(const std::string& command, const std::string& dir,
+                     std::optional<seconds> timeout) {
+  if (ikigai::IsBlank(command)) {
+    return InvalidArg("Parameter 'command' is empty: there is nothing to run in the background.")
+        .ToJson();
+  }
+  if (timeout) timeout = std::min(*timeout, kLongestTimeout);
+  auto task = bash::StartBackground({command, dir, timeout});
+  if (!task) {
+    return ToolError{task.error().no_session ? code::kNoSession : code::kStartFailed,
+                     task.error().message}
+        .ToJson();
+  }
+  return Json{{"task_id", task->task_id},
+              {"status", "running"},
+              {"output_file", task->output_file},
+              {"output", "Started in the background: " + bash::CommandSummary(command, 200) +
+                             ". Read its output with task_output, stop it with kill_shell."}};
+}
+
 Json Run(const Args& args, const CallContext& context) {
   const std::string& command = args.String("command");
   const std::optional<std::int64_t> timeout = args.OptionalInt("timeout_seconds");
@@ -149,6 +176,9 @@ Json Run(const Args& args, const CallContext& context) {
   const char* home = std::getenv("HOME");
   if (auto blocked = bash::CheckCommand(command, home != nullptr ? home : "")) {
     return ToolError{code::kBlocked, bash::BlockedMessage(*blocked)}.ToJson();
+  }
+  if (args.Bool("run_in_background", false)) {
+    return RunInBackground(command, dir, timeout ? std::optional(seconds(*timeout)) : std::nullopt);
   }
   // seeds/000: an empty command is a shell error, 127 (dash itself would
   // exit 0 without a word).
@@ -190,4 +220,9 @@ Json Run(const Args& args, const CallContext& context) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return ikigai::toolkit::RunTool(argc, argv, {kSchema, Run}); }
+int main(int argc, char** argv) {
+  // A background command's supervisor is this executable in a hidden mode
+  // (background.h), so that it needs no file of its own to be found.
+  if (argc > 1 && argv[1] == bash::kSupervisorMode) return bash::RunSupervisor(argc, argv);
+  return ikigai::toolkit::RunTool(argc, argv, {kSchema, Run});
+}

@@ -26,9 +26,9 @@ std::string AbsoluteDirectory(const std::string& dir) {
   return cwd + "/" + dir;
 }
 
-// The tool's environment, with what keeps pagers and git from waiting for a
-// human; the deadline is the tool's business, not the command's.
-std::vector<std::string> ChildEnvironment(const std::string& working_directory) {
+}  // namespace
+
+std::vector<std::string> CommandEnvironment(const std::string& working_directory) {
   std::vector<std::pair<std::string, std::string>> set = {
       {"PAGER", "cat"}, {"GIT_PAGER", "cat"}, {"GIT_TERMINAL_PROMPT", "0"}, {"GIT_EDITOR", "true"}};
   std::string pwd;
@@ -41,12 +41,9 @@ std::vector<std::string> ChildEnvironment(const std::string& working_directory) 
   return spawning::EnvironmentWith(set, {"IKIGAI_TOOL_DEADLINE_MS", "PWD"});
 }
 
-// The command's session may leave background jobs running after the tool
-// answers. The host's guard (src/spawning/host_guard.h) ends what is left
-// of the sessions registered here when the host ends, however it ends. The
-// file holds the leader's start time, so that the guard can tell the
-// session from a later one that got the same number.
 void RegisterWithHost(pid_t session) {
+  // The file holds the leader's start time, so that the guard can tell the
+  // session from a later one that got the same number.
   const char* dir = std::getenv("IKIGAI_SESSION_DIR");
   if (dir == nullptr || *dir != '/') return;
   const std::string groups = std::string(dir) + "/process-groups";
@@ -59,13 +56,11 @@ void RegisterWithHost(pid_t session) {
   ::close(fd);
 }
 
-}  // namespace
-
 Result<Shell, std::string> SpawnShell(const SpawnRequest& request) {
   spawning::SpawnRequest spawn;
   spawn.path = "/bin/sh";
   spawn.argv = {"sh", "-c", request.command};
-  spawn.env = ChildEnvironment(request.working_directory);
+  spawn.env = CommandEnvironment(request.working_directory);
   spawn.cwd = request.working_directory;
   spawn.pipe_stdin = false;
   spawn.new_session = true;
@@ -83,7 +78,9 @@ Result<Shell, std::string> SpawnShell(const SpawnRequest& request) {
     return Err("ikigai: cannot start /bin/sh (" + child.error() +
                "). The system may be out of processes or memory; try again later.");
   }
-  RegisterWithHost(child->pid);  // setsid in the child makes its pid the session's id
+  // The command's session may leave background jobs running after the tool
+  // answers; setsid in the child makes its pid the session's id.
+  RegisterWithHost(child->pid);
   Shell shell;
   shell.pid = child->pid;
   shell.output = std::move(child->stdout_fd);

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "base/unique_fd.h"
@@ -31,5 +32,18 @@ struct Shell {
 
 // On failure, says why in words for the command's output.
 Result<Shell, std::string> SpawnShell(const SpawnRequest& request);
+
+// The environment a command runs with, in the foreground or the background:
+// the tool's own, with what keeps pagers and git from waiting for a human,
+// PWD for `working_directory` (empty: the tool's), and without the tool's
+// deadline, which is the tool's business, not the command's.
+std::vector<std::string> CommandEnvironment(const std::string& working_directory);
+
+// Tells the host's guard (src/spawning/host_guard.h) about a session that
+// may outlive the call (the command's, or a background task's supervisor):
+// whatever is left of it is ended with the host, however the host ends.
+// `session` is the session's id, its leader's pid. A no-op without
+// IKIGAI_SESSION_DIR.
+void RegisterWithHost(pid_t session);
 
 }  // namespace ikigai::bash_tool

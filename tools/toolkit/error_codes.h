@@ -38,6 +38,16 @@ inline constexpr std::string_view kFileTooLarge = "FILE_TOO_LARGE";
 // DECISIONS §6: a write the sandbox refused.
 inline constexpr std::string_view kSandboxDenied = "SANDBOX_DENIED";
 
+// DECISIONS §8, background tasks. Without a session directory
+// (IKIGAI_SESSION_DIR) there is nowhere to keep a task.
+inline constexpr std::string_view kNoSession = "NO_SESSION";
+// The task's directory or its supervisor could not be made.
+inline constexpr std::string_view kStartFailed = "START_FAILED";
+// A task still marked running whose owner (the supervisor, or the host for
+// a subagent) has ended without recording its end: nobody can stop it.
+inline constexpr std::string_view kOwnerGone = "OWNER_GONE";
+// The kill was sent but the task had not recorded its end in time.
+inline constexpr std::string_view kKillPending = "KILL_PENDING";
 // DECISIONS §9: the host channel (toolkit/host_call.h) is missing or
 // broken, or the host refused the request.
 inline constexpr std::string_view kHostUnavailable = "HOST_UNAVAILABLE";
