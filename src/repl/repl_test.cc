@@ -39,6 +39,9 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"userMessage": "repl-counted"},
    "response": {"content": "Counted.", "usage": {"prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290}}},
   {"match": {"toolCallId": "call_list"}, "response": {"content": "Listed them."}},
+  {"match": {"toolCallId": "call_bg"}, "response": {"content": "It runs."}},
+  {"match": {"userMessage": "repl-background"}, "response": {"toolCalls": [{"id": "call_bg",
+    "name": "bash", "arguments": {"command": "echo $$ > bg.pid; exec sleep 31.5", "run_in_background": true}}]}},
   {"match": {"toolCallId": "call_long"}, "response": {"content": "never asked"}},
   {"match": {"toolCallId": "call_ask"}, "response": {"content": "Asked and answered."}},
   {"match": {"toolCallId": "call_stop"}, "response": {"content": "never asked"}},
@@ -365,6 +368,35 @@ TEST_F(ReplTest, AToolCallShowsOneLineAndItsOutcomeInColour) {
   EXPECT_NE(last["content"].get<std::string>().find("hi-from-tool"), std::string::npos);
   repl->Send("\x04");  // Ctrl+D
   EXPECT_EQ(repl->Wait(), 0);
+}
+
+TEST_F(ReplTest, TasksListsBackgroundWorkWhichEndsWithTheSession) {
+  auto repl = Start(ProviderEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/tasks\r");
+  ASSERT_TRUE(repl->Expect("No background tasks in this session")) << repl->Plain();
+  repl->Send("repl-background\r");
+  ASSERT_TRUE(repl->Expect("It runs.")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/tasks\r");
+  ASSERT_TRUE(repl->Expect("bg_")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("  bash  running  ")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("echo $$ > bg.pid; exec sleep 31.5")) << repl->Plain();
+  const std::string pid_file = project() + "/bg.pid";
+  for (int i = 0; i < 1000 && !std::filesystem::exists(pid_file); ++i) ::usleep(20000);
+  const pid_t sleeper = std::stoi(ikigai::testing::ReadFile(pid_file));
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+  // The session ended: so did its background command.
+  bool gone = false;
+  for (int i = 0; i < 1000 && !gone; ++i) {
+    gone = ::kill(sleeper, 0) != 0 ||
+           ikigai::testing::ReadFile("/proc/" + std::to_string(sleeper) + "/stat").find(") Z") !=
+               std::string::npos;
+    if (!gone) ::usleep(20000);
+  }
+  EXPECT_TRUE(gone) << "the background command outlived the REPL";
 }
 
 TEST_F(ReplTest, NoColorGivesPlainOutput) {

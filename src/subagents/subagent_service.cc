@@ -140,9 +140,14 @@ MethodResult SubagentService::Start(const json& params, int cancel_fd) {
                         std::string("this session has no scratch directory (IKIGAI_SESSION_DIR)")))
                   : tasks::CreateTaskDirectory(tasks_dir, entry->id);
   if (made) {
-    tasks::TaskStatus status{
-        entry->id,      "subagent", Describe(text), std::string(tasks::kRunning), std::nullopt,
-        tasks::NowMs(), 0};
+    const bool described = description.is_string() && !IsBlank(description.get<std::string>());
+    tasks::TaskStatus status{entry->id,
+                             "subagent",
+                             Describe(described ? description.get<std::string>() : text),
+                             std::string(tasks::kRunning),
+                             std::nullopt,
+                             tasks::NowMs(),
+                             0};
     if (auto written = tasks::WriteStatus(*made, status); !written) made = Err(written.error());
   }
   if (made) {

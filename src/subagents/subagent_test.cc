@@ -51,6 +51,12 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"toolCallId": "call_b"}, "response": {"content": "both answered"}},
   {"match": {"toolCallId": "call_f"}, "response": {"content": "noted the failure"}},
   {"match": {"toolCallId": "call_s"}, "response": {"content": "after the sleeper"}},
+  {"match": {"toolCallId": "call_wait_bg"}, "response": {"content": "saw them end"}},
+  {"match": {"toolCallId": "call_bg_sub"}, "response": {"toolCalls": [{"id": "call_wait_bg",
+    "name": "bash", "arguments": {"command": "n=0; until [ $(cat $IKIGAI_SESSION_DIR/tasks/*/status.json | grep -c running) = 0 ] || [ $n -ge 1200 ]; do sleep 0.05; n=$((n+1)); done"}}]}},
+  {"match": {"userMessage": "parent-background"}, "response": {"toolCalls": [
+    {"id": "call_bg_cmd", "name": "bash", "arguments": {"command": "echo from-the-background; exit 3", "run_in_background": true}},
+    {"id": "call_bg_sub", "name": "task", "arguments": {"prompt": "sub-quick", "description": "quick one", "background": true}}]}},
   {"match": {"userMessage": "parent-two"}, "response": {"toolCalls": [
     {"id": "call_a", "name": "task", "arguments": {"prompt": "sub-alpha", "description": "alpha"}},
     {"id": "call_b", "name": "task", "arguments": {"prompt": "sub-beta", "description": "beta"}}]}},
@@ -201,6 +207,50 @@ TEST_F(SubagentTest, TwoTaskCallsOfOneTurnRunTwoSubagentsAtOnce) {
     EXPECT_NE(std::find(tools.begin(), tools.end(), "bash"), tools.end());
     EXPECT_EQ(std::find(tools.begin(), tools.end(), "task"), tools.end()) << prompt;
   }
+}
+
+TEST_F(SubagentTest, TasksThatEndWhileTheModelWorksAreToldInTheNextRequest) {
+  // A background command and a background subagent start; the next round's
+  // command waits until both have ended; the request after it says so.
+  auto run = Parent("parent-background");
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  EXPECT_EQ(run.json["text"], "saw them end");
+  const json command = CallResult(run, "call_bg_cmd");
+  EXPECT_EQ(command["result"]["status"], "running") << command;
+  const std::string command_id = command["result"]["task_id"];
+  EXPECT_TRUE(command_id.starts_with("bg_")) << command;
+  const json subagent = CallResult(run, "call_bg_sub");
+  EXPECT_EQ(subagent["result"]["status"], "running") << subagent;
+  const std::string subagent_id = subagent["result"]["task_id"];
+  EXPECT_TRUE(subagent_id.starts_with("task_")) << subagent;
+
+  // Each ended task is told once, in the first request after its end: the
+  // command's may have ended during the first round already.
+  const auto requests = RequestsFor("parent-background");
+  ASSERT_EQ(requests.size(), 3u);
+  std::string told;
+  for (const json& request : requests) {
+    for (const json& message : request["messages"]) {
+      if (message["role"] != "tool") continue;
+      const json result = json::parse(message["content"].get<std::string>(), nullptr, false);
+      if (result.contains("background_tasks_ended"))
+        told += result["background_tasks_ended"].dump();
+    }
+  }
+  const std::string command_line = "Background task " + command_id +
+                                   " (echo from-the-background; exit 3) completed with exit code 3";
+  const std::string subagent_line =
+      "Background subagent " + subagent_id + " (quick one) completed with exit code 0";
+  EXPECT_NE(told.find(command_line), std::string::npos) << told;
+  EXPECT_NE(told.find(subagent_line), std::string::npos) << told;
+  // Once each: the last request repeats the earlier messages, so each line
+  // appears in it once, and in no other tool result.
+  const std::string last = requests.back().dump();
+  EXPECT_EQ(last.find(command_id + " (echo"), last.rfind(command_id + " (echo")) << last;
+  EXPECT_EQ(last.find(subagent_line), last.rfind(subagent_line)) << last;
+  // The user sees them too.
+  EXPECT_NE(run.err.find("[task] " + command_line), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("[task] " + subagent_line), std::string::npos) << run.err;
 }
 
 TEST_F(SubagentTest, ASubagentWhoseProviderFailsIsReportedAsAResult) {
