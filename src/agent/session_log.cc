@@ -97,14 +97,23 @@ std::string CutTornLine(int fd, const std::string& path) {
 
 // The working directory a session was started in: the "cwd" of its first
 // line, or "" (an older log, or an unreadable one).
-std::string StartDirectory(const std::string& path) {
+// What the first line of a log says: where it was started, and whether a
+// subagent wrote it (never the session --resume continues by itself).
+struct LogHeader {
+  std::string cwd;
+  bool subagent = false;
+};
+
+LogHeader ReadHeader(const std::string& path) {
   std::ifstream in(path);
   std::string first;
-  if (!std::getline(in, first)) return "";
+  if (!std::getline(in, first)) return {};
   const auto j = nlohmann::json::parse(first, nullptr, false);
-  if (!j.is_object()) return "";
+  if (!j.is_object()) return {};
   const auto cwd = j.find("cwd");
-  return cwd != j.end() && cwd->is_string() ? cwd->get<std::string>() : "";
+  const auto subagent = j.find("subagent");
+  return {cwd != j.end() && cwd->is_string() ? cwd->get<std::string>() : "",
+          subagent != j.end() && subagent->is_boolean() && subagent->get<bool>()};
 }
 
 }  // namespace
@@ -141,15 +150,6 @@ nlohmann::json UsageToJson(const providers::Usage& usage) {
           {"output_tokens", usage.output_tokens},
           {"cache_read_tokens", usage.cache_read_tokens},
           {"cache_write_tokens", usage.cache_write_tokens}};
-}
-
-providers::Usage UsageFromJson(const nlohmann::json& j) {
-  const auto count = [&j](const char* key) -> long {
-    auto it = j.find(key);
-    return it != j.end() && it->is_number_integer() ? it->get<long>() : 0;
-  };
-  return {count("input_tokens"), count("output_tokens"), count("cache_read_tokens"),
-          count("cache_write_tokens")};
 }
 
 Result<Message, std::string> MessageFromJson(const nlohmann::json& j) {
@@ -279,7 +279,8 @@ Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
       if (entry.path().extension() != ".jsonl") continue;
       any = true;
-      if (cwd && StartDirectory(entry.path().string()) != *cwd) continue;
+      const LogHeader header = ReadHeader(entry.path().string());
+      if (header.subagent || (cwd && header.cwd != *cwd)) continue;
       const auto time = entry.last_write_time(ec);
       if (session.path.empty() || time > newest) {
         newest = time;
@@ -321,7 +322,7 @@ Result<LoadedSession, std::string> LoadSession(const std::string& dir, const std
       continue;
     }
     if (*type == "usage") {
-      session.usage += UsageFromJson(j);
+      session.usage += providers::UsageFromJson(j);
       continue;
     }
     if (*type == "compaction") {

@@ -76,6 +76,5 @@ Result<providers::Message, std::string> MessageFromJson(const nlohmann::json& j)
 // "cache_read_tokens", "cache_write_tokens"}; a field missing or of another
 // type counts as 0.
 nlohmann::json UsageToJson(const providers::Usage& usage);
-providers::Usage UsageFromJson(const nlohmann::json& j);
 
 }  // namespace ikigai::agent

@@ -12,6 +12,8 @@ std::string EndedTaskLine(const tasks::TaskStatus& status) {
   return line + "; read its output with task_output.";
 }
 
+EndedTasks::EndedTasks(std::string tasks_dir) : tasks_dir_(std::move(tasks_dir)) { Take(); }
+
 std::vector<std::string> EndedTasks::Take() {
   std::vector<std::string> lines;
   if (tasks_dir_.empty()) return lines;

@@ -21,7 +21,8 @@ std::string EndedTaskLine(const tasks::TaskStatus& status);
 class EndedTasks {
  public:
   // The session's tasks directory; "" (no session directory): never any.
-  explicit EndedTasks(std::string tasks_dir) : tasks_dir_(std::move(tasks_dir)) {}
+  // Tasks already ended are not told again (an agent made anew by /clear).
+  explicit EndedTasks(std::string tasks_dir);
   std::vector<std::string> Take();
 
  private:

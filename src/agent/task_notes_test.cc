@@ -35,6 +35,8 @@ TEST(EndedTasksTest, EachEndedTaskIsToldOnceAndRunningOnesNotYet) {
                               "Background subagent bg_00000002 (npm test) killed with exit code "
                               "143; read its output with task_output."});
   EXPECT_TRUE(EndedTasks("").Take().empty());
+  // A new agent (after /clear) is not told again of what had ended before.
+  EXPECT_TRUE(EndedTasks(tasks_dir).Take().empty());
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "subagents/subagent.h"
+
 namespace ikigai::config {
 namespace {
 
@@ -10,8 +12,8 @@ using Names = std::vector<std::string>;
 
 constexpr std::int64_t kMaxTimeoutMs = 24 * 60 * 60 * 1000;  // a day
 constexpr std::chrono::milliseconds kBashTimeout{10 * 60 * 1000};
-// A subagent (the task tool) works through many rounds: half an hour.
-constexpr std::chrono::milliseconds kTaskTimeout{30 * 60 * 1000};
+// A subagent (the task tool) works through many rounds: its time cap.
+constexpr std::chrono::milliseconds kTaskTimeout = subagents::kDefaultTimeCap;
 constexpr std::int64_t kMaxOutputLimit = 16 * 1024 * 1024;  // 16 MB
 constexpr std::int64_t kMaxSchemaTimeoutMs = 60 * 1000;
 

@@ -177,10 +177,7 @@ const Limits& Executor::LimitsFor(std::string_view tool) const {
   return it != options_.per_tool.end() ? it->second : options_.defaults;
 }
 
-bool WantsHostChannel(const registry::Tool& tool) {
-  const nlohmann::json& raw = tool.schema.raw;
-  return raw.is_object() && raw.value("host_api", false) == true;
-}
+bool WantsHostChannel(const registry::Tool& tool) { return tool.schema.host_api; }
 
 std::vector<CallResult> Executor::Run(const registry::Registry& registry,
                                       const std::vector<Call>& calls, int cancel_fd) const {

@@ -5,7 +5,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <system_error>
 
 namespace ikigai::hostapi {
 namespace {
@@ -100,15 +102,32 @@ void HostChannel::Handle(const std::string& line) {
                           "): wait for an answer first"));
     return;
   }
-  ++pending_;
-  workers_.emplace_back(
-      [this, id = std::move(id), method = std::move(method), params = std::move(params)] {
-        MethodResult result = methods_->Call(method, params, cancel_read_.get());
-        Send(result ? nlohmann::json{{"jsonrpc", "2.0"}, {"id", id}, {"result", *result}}
-                    : ErrorMessage(id, result.error().code, result.error().message));
-        std::lock_guard done(mutex_);
-        --pending_;
-      });
+  // Workers that have answered are joined here, so that a long call with
+  // many requests does not keep a thread for each.
+  for (const std::thread::id ended : ended_) {
+    auto it = std::find_if(workers_.begin(), workers_.end(),
+                           [ended](const std::thread& t) { return t.get_id() == ended; });
+    if (it != workers_.end()) {
+      it->join();  // it has nothing left to do but return
+      workers_.erase(it);
+    }
+  }
+  ended_.clear();
+  try {
+    workers_.emplace_back([this, id, method = std::move(method), params = std::move(params)] {
+      MethodResult result = methods_->Call(method, params, cancel_read_.get());
+      Send(result ? nlohmann::json{{"jsonrpc", "2.0"}, {"id", id}, {"result", *result}}
+                  : ErrorMessage(id, result.error().code, result.error().message));
+      std::lock_guard done(mutex_);
+      --pending_;
+      ended_.push_back(std::this_thread::get_id());
+    });
+    ++pending_;
+  } catch (const std::system_error&) {
+    lock.unlock();
+    Send(ErrorMessage(id, rpc_code::kBusy,
+                      "the host cannot start another thread now: try again in a moment"));
+  }
 }
 
 void HostChannel::Send(const nlohmann::json& message) {

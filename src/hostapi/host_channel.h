@@ -85,9 +85,10 @@ class HostChannel {
   std::shared_ptr<Methods> methods_;
   UniqueFd host_end_, tool_end_;
   UniqueFd cancel_read_, cancel_write_;  // closing the write end cancels
-  std::mutex mutex_;                     // guards workers_ and pending_
+  std::mutex mutex_;                     // guards workers_, ended_ and pending_
   std::mutex write_mutex_;               // one message at a time
   std::vector<std::thread> workers_;
+  std::vector<std::thread::id> ended_;  // of workers_, to be joined
   std::size_t pending_ = 0;
   std::thread reader_;
 };

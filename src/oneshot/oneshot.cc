@@ -172,7 +172,7 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   if (subagents::IsSubagent()) {
     // The parent shows the usage of its subagents as it comes (/status).
     observer.on_usage = [&err](const providers::Usage& usage) {
-      err << "[usage] " << session::UsageJson(usage).dump() << "\n" << std::flush;
+      err << "[usage] " << providers::UsageJson(usage).dump() << "\n" << std::flush;
     };
   }
 
@@ -202,18 +202,22 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   if (options.json_output) {
     nlohmann::ordered_json j = {{"text", outcome->text},
                                 {"tool_calls", nlohmann::ordered_json::array()}};
-    for (const auto& exchange : outcome->tools) {
-      // "" is a call without arguments: the tool got {}.
-      const std::string& text = exchange.call.arguments;
-      const auto args = nlohmann::ordered_json::parse(text.empty() ? "{}" : text, nullptr, false);
-      j["tool_calls"].push_back(
-          {{"id", exchange.call.id},
-           {"name", exchange.call.name},
-           {"arguments",
-            args.is_discarded() ? nlohmann::ordered_json(exchange.call.arguments) : args},
-           {"result", exchange.wrapped}});
+    // A subagent's parent reads the text, rounds and usage: every call's
+    // whole result would only make the answer large.
+    if (!subagents::IsSubagent()) {
+      for (const auto& exchange : outcome->tools) {
+        // "" is a call without arguments: the tool got {}.
+        const std::string& text = exchange.call.arguments;
+        const auto args = nlohmann::ordered_json::parse(text.empty() ? "{}" : text, nullptr, false);
+        j["tool_calls"].push_back(
+            {{"id", exchange.call.id},
+             {"name", exchange.call.name},
+             {"arguments",
+              args.is_discarded() ? nlohmann::ordered_json(exchange.call.arguments) : args},
+             {"result", exchange.wrapped}});
+      }
     }
-    j["usage"] = session::UsageJson(outcome->usage);
+    j["usage"] = providers::UsageJson(outcome->usage);
     j["rounds"] = outcome->rounds;
     if (log) j["session"] = log->id();
     if (outcome->cancelled) j["interrupted"] = true;

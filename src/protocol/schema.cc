@@ -137,6 +137,10 @@ Result<ToolSchema, std::string> SchemaFromJson(Json value) {
     if (!it->is_object()) return Err("annotations must be an object" + Got(*it));
     schema.annotations = *it;
   }
+  if (auto it = value.find("host_api"); it != value.end()) {
+    if (!it->is_boolean()) return Err("host_api must be true or false" + Got(*it));
+    schema.host_api = it->get<bool>();
+  }
   schema.raw = std::move(value);
   return schema;
 }

@@ -4,7 +4,7 @@
 // Schema object (type "object", "properties" an object, "required" an array
 // of strings), or the older shape of seeds/001 where each property carries
 // "required": true, which is turned into a JSON Schema. "returns" and
-// "annotations" are kept.
+// "annotations" are kept; "host_api" (a boolean) asks for the host channel.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,6 +22,7 @@ struct ToolSchema {
   nlohmann::json parameters;   // always {"type": "object", "properties": {...}, "required": [...]}
   nlohmann::json returns;      // null if absent
   nlohmann::json annotations;  // null if absent (else an object)
+  bool host_api = false;       // "host_api": the tool gets the host channel
   nlohmann::json raw;          // the whole answer as printed
   std::string text;            // the answer's text, surrounding whitespace removed (key order kept)
 };

@@ -159,8 +159,19 @@ TEST(SchemaTest, EveryViolationIsNamed) {
        "parameters.a.required must be true or false"},
       {R"({"name": "x", "description": "d", "parameters": {}, "annotations": ["readOnlyHint"]})",
        "annotations must be an object, got array"},
+      {R"({"name": "x", "description": "d", "parameters": {}, "host_api": "true"})",
+       "host_api must be true or false, got string"},
   };
   for (const Case& c : cases) EXPECT_EQ(ErrorOf(c.text), c.error) << c.text;
+}
+
+TEST(SchemaTest, HostApiAsksForTheHostChannel) {
+  const auto with = ParseSchema(R"({"name": "x", "description": "d", "parameters": {}, "host_api": true})");
+  ASSERT_TRUE(with.ok()) << with.error();
+  EXPECT_TRUE(with->host_api);
+  const auto without = ParseSchema(R"({"name": "x", "description": "d", "parameters": {}})");
+  ASSERT_TRUE(without.ok()) << without.error();
+  EXPECT_FALSE(without->host_api);
 }
 
 TEST(SchemaTest, SchemaFromJsonChecksTheSameWay) {

@@ -64,4 +64,24 @@ struct Usage {
   }
 };
 
+// A usage as JSON: {"input_tokens", "output_tokens", "cache_read_tokens",
+// "cache_write_tokens"} (-p --output json, a subagent's answer).
+inline nlohmann::ordered_json UsageJson(const Usage& usage) {
+  return {{"input_tokens", usage.input_tokens},
+          {"output_tokens", usage.output_tokens},
+          {"cache_read_tokens", usage.cache_read_tokens},
+          {"cache_write_tokens", usage.cache_write_tokens}};
+}
+
+// And back: a missing or non-integer count is 0.
+inline Usage UsageFromJson(const nlohmann::json& j) {
+  const auto count = [&j](const char* key) -> long {
+    if (!j.is_object()) return 0;
+    auto it = j.find(key);
+    return it != j.end() && it->is_number_integer() ? it->get<long>() : 0;
+  };
+  return {count("input_tokens"), count("output_tokens"), count("cache_read_tokens"),
+          count("cache_write_tokens")};
+}
+
 }  // namespace ikigai::providers

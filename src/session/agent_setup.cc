@@ -108,10 +108,13 @@ std::string MissingKeyMessage(const std::string& provider) {
 Result<std::unique_ptr<agent::SessionLog>, std::string> CreateSessionLog(
     const std::string& provider, const std::string& model) {
   char cwd[4096];
-  return agent::SessionLog::Create(agent::DefaultSessionDirectory(),
-                                   {{"provider", provider},
-                                    {"model", model},
-                                    {"cwd", ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ""}});
+  nlohmann::json header = {{"provider", provider},
+                           {"model", model},
+                           {"cwd", ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : ""}};
+  // `ikigai --resume` without an id must find the user's session, not the
+  // last subagent's.
+  if (subagents::IsSubagent()) header["subagent"] = true;
+  return agent::SessionLog::Create(agent::DefaultSessionDirectory(), header);
 }
 
 std::string CompactionLine(const agent::Compaction& compaction) {
@@ -163,13 +166,6 @@ Result<ResumedSession, std::string> ResumeSession(const std::string& id) {
 }  // namespace ikigai::session
 
 namespace ikigai::session {
-
-nlohmann::ordered_json UsageJson(const providers::Usage& usage) {
-  return {{"input_tokens", usage.input_tokens},
-          {"output_tokens", usage.output_tokens},
-          {"cache_read_tokens", usage.cache_read_tokens},
-          {"cache_write_tokens", usage.cache_write_tokens}};
-}
 
 subagents::SubagentSettings SubagentSettingsFor(const HostContext& host,
                                                 const std::string& provider,

@@ -50,9 +50,6 @@ std::string CompactionLine(const agent::Compaction& compaction);
 std::string ContextStatus(long context_tokens, const agent::AgentOptions& options,
                           const providers::Usage& used);
 
-// A usage as -p --output json prints it.
-nlohmann::ordered_json UsageJson(const providers::Usage& usage);
-
 // What a subagent started now gets: this provider and model, the mode
 // (never a wider one), the folder's trust, the round cap.
 subagents::SubagentSettings SubagentSettingsFor(const HostContext& host,

@@ -22,16 +22,6 @@ constexpr std::size_t kStderrTail = 4096;            // why it failed, if it did
 constexpr auto kGrace = std::chrono::seconds(2);
 constexpr std::string_view kUsagePrefix = "[usage] ";
 
-providers::Usage UsageFrom(const nlohmann::json& j) {
-  providers::Usage usage;
-  if (!j.is_object()) return usage;
-  usage.input_tokens = j.value("input_tokens", 0L);
-  usage.output_tokens = j.value("output_tokens", 0L);
-  usage.cache_read_tokens = j.value("cache_read_tokens", 0L);
-  usage.cache_write_tokens = j.value("cache_write_tokens", 0L);
-  return usage;
-}
-
 std::string LastLine(const std::string& text) {
   std::size_t end = text.find_last_not_of("\n ");
   if (end == std::string::npos) return {};
@@ -84,7 +74,7 @@ SubagentResult Interpret(const std::string& out, const std::string& err, int sta
   SubagentResult result;
   const nlohmann::json answer = nlohmann::json::parse(out, nullptr, false);
   if (answer.is_object()) {
-    result.usage = UsageFrom(answer.value("usage", nlohmann::json()));
+    result.usage = providers::UsageFromJson(answer.value("usage", nlohmann::json()));
     result.rounds = answer.value("rounds", 0);
     result.session = answer.value("session", std::string());
     result.round_limit_reached = answer.value("round_limit_reached", false);
@@ -99,7 +89,9 @@ SubagentResult Interpret(const std::string& out, const std::string& err, int sta
   }
   if (stopped) {
     result.error_code = "CANCELLED";
-    result.error = "the subagent was stopped before it answered";
+    result.error =
+        "the subagent was stopped before it answered (the call was cancelled, or kill_shell): "
+        "ask the user before starting it again";
     return result;
   }
   if (answer.is_object() && answer.contains("error")) {
@@ -123,7 +115,8 @@ SubagentResult Interpret(const std::string& out, const std::string& err, int sta
                         : "exited with status " + std::to_string(WEXITSTATUS(status));
   const std::string why = LastLine(err);
   return Failure("CRASHED", "the subagent " + how + " without an answer" +
-                                (why.empty() ? std::string() : ": " + why));
+                                (why.empty() ? std::string() : ": " + why) +
+                                ". Try again with a smaller task, or do it here.");
 }
 
 }  // namespace
@@ -135,7 +128,6 @@ bool IsSubagent() {
 
 SubagentResult RunSubagent(const SubagentSettings& settings, const std::string& prompt,
                            const std::vector<int>& stop_fds,
-                           const std::function<void(pid_t)>& on_start,
                            const std::function<void(const providers::Usage&)>& on_usage) {
   spawning::SpawnRequest request;
   request.path = settings.executable;
@@ -144,10 +136,12 @@ SubagentResult RunSubagent(const SubagentSettings& settings, const std::string& 
   // provider), IKIGAI_SESSION_DIR included (the parent's guard knows it by it).
   request.env = spawning::EnvironmentWith({{kSubagentVariable, "1"}});
   auto spawned = spawning::Spawn(request);
-  if (!spawned) return Failure("START_FAILED", "could not start the subagent: " + spawned.error());
+  if (!spawned) {
+    return Failure("START_FAILED", "could not start the subagent: " + spawned.error() +
+                                       ". Do the task here instead, or try again later.");
+  }
   spawning::Child child = std::move(*spawned);
   spawning::TellHostGuard(child.pid);
-  if (on_start) on_start(child.pid);
 
   const Clock::time_point started = Clock::now();
   const Clock::time_point cap = started + settings.time_cap;
@@ -205,8 +199,8 @@ SubagentResult RunSubagent(const SubagentSettings& settings, const std::string& 
              err_parsed = end + 1) {
           const std::string_view line(err.data() + err_parsed, end - err_parsed);
           if (on_usage && line.substr(0, kUsagePrefix.size()) == kUsagePrefix) {
-            on_usage(
-                UsageFrom(nlohmann::json::parse(line.substr(kUsagePrefix.size()), nullptr, false)));
+            on_usage(providers::UsageFromJson(
+                nlohmann::json::parse(line.substr(kUsagePrefix.size()), nullptr, false)));
           }
         }
         // Keep the last lines (why it failed, if it does), not all of them.

@@ -34,7 +34,7 @@ struct SubagentSettings {
   std::string model;
   std::string permissions;  // the mode's name
   bool trusted = false;     // the parent trusts the working directory
-  int max_rounds = 30;
+  int max_rounds = 50;
   std::chrono::milliseconds time_cap{kDefaultTimeCap};
 };
 
@@ -55,11 +55,10 @@ inline constexpr const char* kSubagentVariable = "IKIGAI_SUBAGENT";
 bool IsSubagent();
 
 // Runs the subagent to its end. Any of `stop_fds` becoming readable stops
-// it. `on_start` gets its pid once it runs; `on_usage` each request's usage
+// it. `on_usage` gets each request's usage
 // as it is reported (live, for /status).
 SubagentResult RunSubagent(const SubagentSettings& settings, const std::string& prompt,
                            const std::vector<int>& stop_fds,
-                           const std::function<void(pid_t)>& on_start = nullptr,
                            const std::function<void(const providers::Usage&)>& on_usage = nullptr);
 
 }  // namespace ikigai::subagents

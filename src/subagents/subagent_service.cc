@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <system_error>
 
 #include "base/format.h"
 #include "base/io.h"
@@ -20,13 +23,6 @@ using hostapi::rpc_code::kInvalidParams;
 using nlohmann::json;
 
 constexpr std::size_t kDescriptionBytes = 120;
-
-json UsageJson(const providers::Usage& usage) {
-  return {{"input_tokens", usage.input_tokens},
-          {"output_tokens", usage.output_tokens},
-          {"cache_read_tokens", usage.cache_read_tokens},
-          {"cache_write_tokens", usage.cache_write_tokens}};
-}
 
 bool Readable(int fd) {
   if (fd < 0) return false;
@@ -45,7 +41,7 @@ std::string Describe(const std::string& prompt) {
 }
 
 json ResultJson(const SubagentResult& result) {
-  json j = {{"rounds", result.rounds}, {"usage", UsageJson(result.usage)}};
+  json j = {{"rounds", result.rounds}, {"usage", providers::UsageJson(result.usage)}};
   if (!result.session.empty()) j["session"] = result.session;
   if (result.ok) {
     j["text"] = result.text;
@@ -62,6 +58,10 @@ json ResultJson(const SubagentResult& result) {
 struct SubagentService::Running {
   std::string id;
   UniqueFd stop_read, stop_write;  // closing stop_write stops it
+  // The time cap counts from the request, waiting for a slot included: the
+  // tool that asked must have its answer before its own deadline.
+  std::chrono::steady_clock::time_point deadline;
+  UniqueFd control;  // a background subagent's control FIFO, opened for reading
 };
 
 SubagentService::SubagentService(std::function<SubagentSettings()> settings)
@@ -125,6 +125,7 @@ MethodResult SubagentService::Start(const json& params, int cancel_fd) {
     settings.time_cap = std::min<std::chrono::milliseconds>(
         settings.time_cap, std::chrono::milliseconds(timeout.get<std::uint64_t>()));
   }
+  entry->deadline = std::chrono::steady_clock::now() + settings.time_cap;
   const std::string text = prompt.get<std::string>();
 
   if (!background.get<bool>()) {
@@ -153,6 +154,14 @@ MethodResult SubagentService::Start(const json& params, int cancel_fd) {
   if (made) {
     // Empty until the subagent answers: task_output reads it as it is.
     UniqueFd output(::open((*made + "/output").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+    // kill_shell writes a line on the control FIFO: any line stops it.
+    // Opened now, before the answer, so that a kill sent at once finds a
+    // reader; for reading and writing, so that it never reads EOF between
+    // writers.
+    entry->control.Reset(::open((*made + "/control").c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC));
+    if (!output.valid() || !entry->control.valid()) {
+      made = Err("cannot open the files of " + *made + ": " + std::strerror(errno));
+    }
   }
   if (!made) {
     std::lock_guard lock(mutex_);
@@ -163,9 +172,19 @@ MethodResult SubagentService::Start(const json& params, int cancel_fd) {
   }
   {
     std::lock_guard lock(mutex_);
-    background_.emplace_back([this, entry, text, dir = *made, settings] {
-      RunInBackground(entry, settings, text, dir);
-    });
+    JoinEndedLocked();
+    try {
+      background_.emplace_back([this, entry, text, dir = *made, settings] {
+        RunInBackground(entry, settings, text, dir);
+        std::lock_guard done(mutex_);
+        ended_.push_back(std::this_thread::get_id());
+      });
+    } catch (const std::system_error&) {
+      by_id_.erase(entry->id);
+      return Err(RpcError{hostapi::rpc_code::kFailed,
+                          "cannot start a thread for a background subagent (the system is out "
+                          "of them): try again later, or run it in the foreground"});
+    }
   }
   return json{
       {"task_id", entry->id}, {"status", tasks::kRunning}, {"output_file", *made + "/output"}};
@@ -178,7 +197,9 @@ MethodResult SubagentService::Stop(const json& params) {
   auto it = by_id_.find(id.get<std::string>());
   if (it == by_id_.end()) {
     return Err(RpcError{hostapi::rpc_code::kFailed,
-                        "no running subagent " + id.get<std::string>() + " in this session"});
+                        "no running subagent " + id.get<std::string>() +
+                            " in this session: it has ended (read its answer with task_output) "
+                            "or the id is wrong"});
   }
   it->second->stop_write.Reset();
   return json{{"task_id", it->first}, {"status", "stopping"}};
@@ -187,15 +208,29 @@ MethodResult SubagentService::Stop(const json& params) {
 bool SubagentService::Acquire(Running& entry, int cancel_fd) {
   std::unique_lock lock(mutex_);
   ++waiting_;
+  bool acquired = false;
   // A stop can only be seen on a descriptor: look every so often.
-  while (running_ >= kMaxRunning && !closing_) {
-    if (Readable(cancel_fd) || Readable(entry.stop_read.get())) break;
+  while (!closing_ && !Readable(cancel_fd) && !Readable(entry.stop_read.get())) {
+    if (running_ < kMaxRunning) {
+      acquired = true;
+      ++running_;
+      break;
+    }
     slot_freed_.wait_for(lock, std::chrono::milliseconds(50));
   }
   --waiting_;
-  if (running_ >= kMaxRunning || closing_) return false;
-  ++running_;
-  return true;
+  return acquired;
+}
+
+void SubagentService::JoinEndedLocked() {
+  for (const std::thread::id id : ended_) {
+    auto it = std::find_if(background_.begin(), background_.end(),
+                           [id](const std::thread& t) { return t.get_id() == id; });
+    if (it == background_.end()) continue;
+    it->join();  // it has nothing left to do but return
+    background_.erase(it);
+  }
+  ended_.clear();
 }
 
 void SubagentService::Release() {
@@ -214,9 +249,15 @@ SubagentResult SubagentService::Run(Running& entry, const SubagentSettings& sett
   if (!Acquire(entry, stop_fds.front())) {
     result.stopped = true;
     result.error_code = "CANCELLED";
-    result.error = "the subagent was stopped before it started";
+    result.error =
+        "the subagent was stopped before it started (the call was cancelled, or kill_shell)";
   } else {
-    result = RunSubagent(settings, prompt, stop_fds, nullptr, [this](const auto& usage) {
+    // What is left of the time cap after the wait for a slot.
+    SubagentSettings capped = settings;
+    capped.time_cap = std::max(std::chrono::milliseconds(1),
+                               std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   entry.deadline - std::chrono::steady_clock::now()));
+    result = RunSubagent(capped, prompt, stop_fds, [this](const auto& usage) {
       std::lock_guard lock(mutex_);
       usage_ += usage;
     });
@@ -229,12 +270,7 @@ SubagentResult SubagentService::Run(Running& entry, const SubagentSettings& sett
 
 void SubagentService::RunInBackground(std::shared_ptr<Running> entry, SubagentSettings settings,
                                       std::string prompt, std::string task_dir) {
-  // kill_shell writes a line on the control FIFO: any line stops it. Opened
-  // for reading and writing, so that it never reads EOF between writers.
-  UniqueFd control(::open((task_dir + "/control").c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC));
-  const SubagentResult result =
-      Run(*entry, settings, prompt,
-          control.valid() ? std::vector<int>{control.get()} : std::vector<int>{});
+  const SubagentResult result = Run(*entry, settings, prompt, {entry->control.get()});
   auto status = tasks::ReadStatus(task_dir);
   if (!status) return;  // the session's directory is gone: nobody will read it
   std::string output = result.ok ? result.text

@@ -61,6 +61,7 @@ class SubagentService : public hostapi::Methods {
   // Waits for a free slot (or a stop); false if stopped first.
   bool Acquire(Running& entry, int cancel_fd);
   void Release();
+  void JoinEndedLocked();  // joins the background threads that have ended
   SubagentResult Run(Running& entry, const SubagentSettings& settings, const std::string& prompt,
                      std::vector<int> stop_fds);
   void RunInBackground(std::shared_ptr<Running> entry, SubagentSettings settings,
@@ -76,6 +77,7 @@ class SubagentService : public hostapi::Methods {
   bool closing_ = false;
   std::map<std::string, std::shared_ptr<Running>> by_id_;  // running or waiting
   std::vector<std::thread> background_;
+  std::vector<std::thread::id> ended_;  // of background_, to be joined
 };
 
 }  // namespace ikigai::subagents

@@ -277,12 +277,26 @@ TEST_F(SubagentTest, StoppingTheParentStopsItsSubagentAndWhatItRuns) {
                                "n=0; until [ -s '" +
                                pid_file +
                                "' ] || [ $n -ge 1200 ]; do sleep 0.05; n=$((n+1)); done\n"
+                               // The subagent's command line, while it runs.
+                               "for p in /proc/[0-9]*; do [ $p = /proc/$pid ] || [ $p = /proc/$$ ] "
+                               "|| ! grep -q -- '" +
+                               model_ +
+                               "' $p/cmdline 2>/dev/null || cat $p/cmdline > subagent.cmdline; "
+                               "done\n"
                                "kill -" +
                                std::to_string(signal) + " $pid; wait $pid\n";
     auto run = testing::RunExecutable(
         "/bin/sh", "", {.argv_extra = {"-c", script}, .env = Environment(), .cwd = project()});
     EXPECT_EQ(run.exit_code, 128 + signal) << run.err;
     ASSERT_TRUE(std::filesystem::exists(pid_file)) << "the subagent's command never ran";
+    if (signal == SIGINT) {
+      // The subagent got the parent's mode and trust (the script's record of
+      // its command line, made while it ran).
+      const std::string cmdline = testing::ReadFile(project() + "/subagent.cmdline");
+      EXPECT_NE(cmdline.find(std::string("--permissions\0auto\0", 19)), std::string::npos);
+      EXPECT_NE(cmdline.find(std::string("--trust", 7)), std::string::npos);
+      EXPECT_NE(cmdline.find(std::string("--model\0", 8) + model_), std::string::npos);
+    }
     const pid_t sleeper = std::stoi(testing::ReadFile(pid_file));
     EXPECT_TRUE(Within(10s, [&] { return Gone(sleeper); })) << "its command kept running";
     EXPECT_TRUE(Within(10s, [&] { return ProcessesWith(model_).empty(); }))
@@ -347,42 +361,74 @@ TEST_F(SubagentServiceTest, ABackgroundSubagentAnswersAtOnceThenWritesItsTask) {
   EXPECT_EQ(service.Summary().finished, 1);
 }
 
-TEST_F(SubagentServiceTest, AKillOnTheControlFifoStopsABackgroundSubagent) {
+TEST_F(SubagentServiceTest, KillShellAndTaskOutputWorkOnSubagentTasks) {
   SubagentService service([this] { return Settings(); });
+  const Env session = {{"IKIGAI_SESSION_DIR", session_.path()}};
+  // kill_shell at once, before the subagent has even started: the task
+  // has an owner reading its control FIFO from the answer on.
   auto started =
       service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, -1);
   ASSERT_TRUE(started) << started.error().message;
-  const std::string dir = TaskDir(*started);
+  const std::string id = (*started)["task_id"];
+  auto killed = testing::RunTool("kill_shell", {{"task_id", id}}, {.env = session});
+  EXPECT_EQ(killed.json["status"], "killed") << killed.out;
+  EXPECT_EQ(WaitForEnd(TaskDir(*started)).status, "killed");
+  EXPECT_TRUE(Within(10s, [&] { return ProcessesWith(model_).empty(); }));
+
+  // Once it runs its command, too: the command goes with it.
+  started = service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, -1);
+  ASSERT_TRUE(started) << started.error().message;
   const std::string pid_file = project() + "/sleeper.pid";
   ASSERT_TRUE(Within(60s, [&] {
     std::error_code error;
     return std::filesystem::file_size(pid_file, error) > 0 && !error;
   }));
-  EXPECT_TRUE(tasks::SendKill(dir));
-  const tasks::TaskStatus status = WaitForEnd(dir);
-  EXPECT_EQ(status.status, "killed");
+  killed = testing::RunTool("kill_shell", {{"task_id", (*started)["task_id"]}}, {.env = session});
+  EXPECT_EQ(killed.json["status"], "killed") << killed.out;
   const pid_t sleeper = std::stoi(testing::ReadFile(pid_file));
   EXPECT_TRUE(Within(10s, [&] { return Gone(sleeper); })) << "its command kept running";
   EXPECT_TRUE(Within(10s, [&] { return ProcessesWith(model_).empty(); }));
+
+  // task_output waits for a subagent's answer and reads it.
+  started = service.Call("subagent/start", {{"prompt", "sub-quick"}, {"background", true}}, -1);
+  ASSERT_TRUE(started) << started.error().message;
+  auto read = testing::RunTool(
+      "task_output", {{"task_id", (*started)["task_id"]}, {"wait", true}, {"timeout", 60}},
+      {.env = session});
+  EXPECT_EQ(read.json["status"], "completed") << read.out;
+  EXPECT_EQ(read.json["kind"], "subagent") << read.out;
+  EXPECT_EQ(read.json["output"], "quick-answer") << read.out;
 }
 
-TEST_F(SubagentServiceTest, TheSessionsEndStopsEverySubagentAndAtMostFourRunAtOnce) {
-  const std::string pid_file = project() + "/sleeper.pid";
+TEST_F(SubagentServiceTest, AtMostFourRunTheFifthWhenASlotFreesAndTheSessionsEndStopsAll) {
   {
     SubagentService service([this] { return Settings(); });
-    std::vector<std::string> dirs;
-    for (int i = 0; i < 5; ++i) {
+    std::vector<std::string> ids;
+    for (int i = 0; i < 6; ++i) {
       auto started =
           service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, -1);
       ASSERT_TRUE(started) << started.error().message;
-      dirs.push_back(TaskDir(*started));
+      ids.push_back((*started)["task_id"]);
     }
-    EXPECT_TRUE(Within(60s, [&] {
-      const SubagentSummary summary = service.Summary();
-      return summary.running == kMaxRunning && summary.waiting == 1;
-    }));
-    EXPECT_EQ(service.Summary().running, kMaxRunning);
-    EXPECT_TRUE(Within(60s, [&] { return ProcessesWith(model_).size() >= 4; }));
+    const auto summary_is = [&](int running, int waiting) {
+      return Within(60s, [&] {
+        const SubagentSummary summary = service.Summary();
+        return summary.running == running && summary.waiting == waiting;
+      });
+    };
+    ASSERT_TRUE(summary_is(kMaxRunning, 2));
+    EXPECT_TRUE(Within(60s, [&] { return ProcessesWith(model_).size() == kMaxRunning; }));
+    // subagent/stop ends a waiting one before it starts...
+    auto stopped = service.Call("subagent/stop", {{"task_id", ids[5]}}, -1);
+    ASSERT_TRUE(stopped) << stopped.error().message;
+    EXPECT_EQ((*stopped)["status"], "stopping");
+    EXPECT_TRUE(summary_is(kMaxRunning, 1));
+    EXPECT_EQ(WaitForEnd(tasks::TasksDirectory() + "/" + ids[5]).status, "killed");
+    // ...and a running one, whose slot goes to the one still waiting.
+    ASSERT_TRUE(service.Call("subagent/stop", {{"task_id", ids[0]}}, -1));
+    EXPECT_EQ(WaitForEnd(tasks::TasksDirectory() + "/" + ids[0]).status, "killed");
+    EXPECT_TRUE(summary_is(kMaxRunning, 0));
+    EXPECT_TRUE(Within(60s, [&] { return ProcessesWith(model_).size() == kMaxRunning; }));
   }  // the session ends
   EXPECT_TRUE(ProcessesWith(model_).empty()) << "a subagent outlived the session";
   EXPECT_TRUE(Within(10s, [&] { return ProcessesWith("sleep 97.5").empty(); }));
