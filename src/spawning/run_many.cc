@@ -333,7 +333,7 @@ class Runner {
   static bool Excused(Slot& s, Clock::time_point now) {
     if (!s.job->excuse_cpu_wait) return false;
     const auto waited = std::chrono::duration_cast<Clock::duration>(TimeWaitingForCpu(s.child.pid));
-    const Clock::time_point latest = s.started + s.job->timeout * 10;
+    const Clock::time_point latest = s.started + s.job->timeout * s.job->max_excused_factor;
     s.deadline = std::min(s.started + s.job->timeout + waited, latest);
     return s.deadline > now;
   }

@@ -29,9 +29,10 @@ struct Job {
   std::chrono::milliseconds timeout{30000};
   // The deadline counts only the time the process (and its descendants)
   // could run: time spent waiting for a CPU on a busy machine is added to
-  // it, up to ten times the timeout in all. A hung process still stops at
+  // it, up to max_excused_factor (ten) times the timeout in all. A hung process still stops at
   // its timeout; one slowed by the machine is not taken for hung.
   bool excuse_cpu_wait = false;
+  int max_excused_factor = 10;  // the deadline never passes timeout times this
   // Runs once the process is started (or failed to start): the parent's
   // copy of a descriptor handed to it (spawn.fd3) can be closed then.
   std::function<void()> after_spawn = nullptr;
