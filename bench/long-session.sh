@@ -39,7 +39,7 @@ for run in $(seq "$runs"); do
     sleep 0.05
   done
   (cd "$out/project" && HOME="$out/home" OPENAI_BASE_URL="http://127.0.0.1:$port/v1" \
-    OPENAI_API_KEY=bench IKIGAI_PERMISSIONS=auto NOOP_OUTPUT_BYTES=1000 \
+    OPENAI_API_KEY=bench IKIGAI_PERMISSIONS=${PERMS:-auto} NOOP_OUTPUT_BYTES=1000 \
     "$ikigai" -p "go" --provider openai --model m > /dev/null 2> "$out/stderr-$run.txt")
   cp "$log" "$out/run-$run.jsonl"
 done

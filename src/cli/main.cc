@@ -15,6 +15,7 @@
 //   ikigai untrust [DIR]            stop trusting it
 //   ikigai --version
 // --trust trusts the working directory for one run (REPL, -p, tool).
+#include <malloc.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -229,5 +230,12 @@ int Run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   ikigai::spawning::RunHostGuardIfAsked(argc, argv);  // returns unless it is one
+  // Each round of a long session builds a request a little larger than the
+  // last (the whole conversation). glibc would map every buffer above its
+  // largest freed one afresh, and give the heap's top back after each
+  // round: a page fault per 4 KB of every request, growing with the
+  // session. Kept instead, the same memory serves the next round.
+  ::mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  ::mallopt(M_TRIM_THRESHOLD, 128 << 20);
   return ikigai::cli::Run(argc, argv);
 }
