@@ -302,7 +302,14 @@ void Repl::ShowPermissions(const std::string& argument) {
         for (const auto& line : session::NoticeLines(notice)) display_.Warning(line);
       }
     }
+    const bool narrower = *mode < permissions_->mode();
     permissions_->SetMode(*mode);
+    // A background subagent keeps the mode it started with: never wider
+    // than the session's, so a narrower mode stops those still running.
+    if (const int stopped = narrower ? subagents_->StopAll() : 0; stopped > 0) {
+      display_.Notice("Stopped " + std::to_string(stopped) +
+                      " background subagent(s) started under the wider mode.");
+    }
     // The model is told the mode in the system prompt: from the next
     // request on, the new one.
     if (agent_) agent_->SetSystemPrompt(session::SystemPromptFor(host_, *mode).text);

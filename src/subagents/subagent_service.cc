@@ -72,9 +72,9 @@ SubagentService::~SubagentService() {
   {
     std::lock_guard lock(mutex_);
     closing_ = true;
-    for (auto& [id, entry] : by_id_) entry->stop_write.Reset();
     background.swap(background_);
   }
+  StopAll();
   slot_freed_.notify_all();
   for (auto& thread : background) thread.join();
 }
@@ -289,6 +289,16 @@ void SubagentService::RunInBackground(std::shared_ptr<Running> entry, SubagentSe
   status->ended_ms = tasks::NowMs();
   // Nothing to do if it cannot be written: the session's directory is going.
   (void)tasks::WriteStatus(task_dir, *status);
+}
+
+int SubagentService::StopAll() {
+  std::lock_guard lock(mutex_);
+  int stopped = 0;
+  for (auto& [id, entry] : by_id_) {
+    if (entry->stop_write.valid()) ++stopped;
+    entry->stop_write.Reset();
+  }
+  return stopped;
 }
 
 SubagentSummary SubagentService::Summary() const {

@@ -53,6 +53,9 @@ class SubagentService : public hostapi::Methods {
                              int cancel_fd) override;
 
   SubagentSummary Summary() const;
+  // Stops every subagent still running or waiting (the session's mode
+  // became narrower than theirs); returns how many.
+  int StopAll();
 
  private:
   struct Running;

@@ -434,6 +434,26 @@ TEST_F(SubagentServiceTest, AtMostFourRunTheFifthWhenASlotFreesAndTheSessionsEnd
   EXPECT_TRUE(Within(10s, [&] { return ProcessesWith("sleep 97.5").empty(); }));
 }
 
+TEST_F(SubagentServiceTest, StopAllStopsWhatRunsAndTheServiceGoesOn) {
+  // What the REPL does when the mode becomes narrower than theirs.
+  SubagentService service([this] { return Settings(); });
+  std::vector<std::string> dirs;
+  for (int i = 0; i < 2; ++i) {
+    auto started =
+        service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, -1);
+    ASSERT_TRUE(started) << started.error().message;
+    dirs.push_back(TaskDir(*started));
+  }
+  ASSERT_TRUE(Within(60s, [&] { return service.Summary().running == 2; }));
+  EXPECT_EQ(service.StopAll(), 2);
+  for (const std::string& dir : dirs) EXPECT_EQ(WaitForEnd(dir).status, "killed");
+  EXPECT_TRUE(Within(10s, [&] { return ProcessesWith(model_).empty(); }));
+  EXPECT_EQ(service.StopAll(), 0);
+  auto quick = service.Call("subagent/start", {{"prompt", "sub-quick"}}, -1);
+  ASSERT_TRUE(quick) << quick.error().message;
+  EXPECT_EQ((*quick)["text"], "quick-answer");
+}
+
 TEST_F(SubagentServiceTest, BadRequestsGetClearErrors) {
   SubagentService service([this] { return Settings(); });
   auto empty = service.Call("subagent/start", {{"prompt", "  "}}, -1);
