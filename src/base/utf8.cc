@@ -105,4 +105,19 @@ std::size_t SafeSuffixStart(std::string_view s, std::size_t min) {
   return n;
 }
 
+std::size_t RawLength(std::string_view raw, std::size_t repaired_length) {
+  std::size_t i = 0, out = 0;
+  while (i < raw.size()) {
+    std::size_t end = i + 1;
+    while (end < raw.size() && IsContinuation(raw[end])) ++end;
+    const std::size_t piece = end - i == 1 && static_cast<unsigned char>(raw[i]) < 0x80
+                                  ? 1
+                                  : Repair(raw.substr(i, end - i)).size();
+    if (out + piece > repaired_length) break;
+    out += piece;
+    i = end;
+  }
+  return i;
+}
+
 }  // namespace ikigai::utf8

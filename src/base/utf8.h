@@ -30,4 +30,13 @@ std::size_t SafePrefixLength(std::string_view s, std::size_t max);
 // Smallest n >= min such that s.substr(n) does not start with a continuation byte.
 std::size_t SafeSuffixStart(std::string_view s, std::size_t min);
 
+inline bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// How many bytes of `raw` Repair turns into the first `repaired_length`
+// bytes of Repair(raw). Repair works piece by piece, a piece being a byte
+// that is not a continuation byte plus the continuation bytes after it, so
+// the pieces can be repaired one at a time. A cut inside a piece's
+// replacement characters counts the piece as not reached.
+std::size_t RawLength(std::string_view raw, std::size_t repaired_length);
+
 }  // namespace ikigai::utf8

@@ -12,8 +12,8 @@ namespace ikigai::bash_tool {
 namespace {
 
 using toolkit::JsonEscapedSize;
-
-bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+using utf8::IsContinuation;
+using utf8::RawLength;
 
 std::string_view WithoutTrailingNewline(std::string_view s) {
   return !s.empty() && s.back() == '\n' ? s.substr(0, s.size() - 1) : s;
@@ -21,26 +21,6 @@ std::string_view WithoutTrailingNewline(std::string_view s) {
 
 std::uint64_t CountNewlines(std::string_view s) {
   return static_cast<std::uint64_t>(std::count(s.begin(), s.end(), '\n'));
-}
-
-// How many bytes of `raw` Repair turns into the first `repaired_length`
-// bytes of Repair(raw). Repair works piece by piece, a piece being a byte
-// that is not a continuation byte plus the continuation bytes after it, so
-// the pieces can be repaired one at a time. A cut inside a piece's
-// replacement characters counts the piece as not reached.
-std::size_t RawLength(std::string_view raw, std::size_t repaired_length) {
-  std::size_t i = 0, out = 0;
-  while (i < raw.size()) {
-    std::size_t end = i + 1;
-    while (end < raw.size() && IsContinuation(raw[end])) ++end;
-    const std::size_t piece = end - i == 1 && static_cast<unsigned char>(raw[i]) < 0x80
-                                  ? 1
-                                  : utf8::Repair(raw.substr(i, end - i)).size();
-    if (out + piece > repaired_length) break;
-    out += piece;
-    i = end;
-  }
-  return i;
 }
 
 struct Omission {

@@ -20,7 +20,8 @@ namespace {
 // Raw bytes read at most per call: more never fits the budget.
 constexpr std::size_t kMaxRead = 64 * 1024;
 
-bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+using utf8::IsContinuation;
+using utf8::RawLength;
 
 // The length of `raw` without a character the writer has not finished: a
 // lead byte at the end with fewer continuation bytes after it than it
@@ -33,24 +34,6 @@ std::size_t WithoutUnfinishedCharacter(std::string_view raw) {
   const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
   const std::size_t have = raw.size() - (start - 1);
   return length > have && length <= 4 && lead < 0xF8 ? start - 1 : raw.size();
-}
-
-// How many bytes of `raw` become the first `repaired_length` bytes of
-// Repair(raw), piece by piece (a byte that is not a continuation byte and
-// the continuation bytes after it), as tools/bash/output_fit.cc counts.
-std::size_t RawLength(std::string_view raw, std::size_t repaired_length) {
-  std::size_t i = 0, out = 0;
-  while (i < raw.size()) {
-    std::size_t end = i + 1;
-    while (end < raw.size() && IsContinuation(raw[end])) ++end;
-    const std::size_t piece = end - i == 1 && static_cast<unsigned char>(raw[i]) < 0x80
-                                  ? 1
-                                  : utf8::Repair(raw.substr(i, end - i)).size();
-    if (out + piece > repaired_length) break;
-    out += piece;
-    i = end;
-  }
-  return i;
 }
 
 std::uint64_t ParseOffset(const std::string& text) {
