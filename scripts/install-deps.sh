@@ -8,7 +8,7 @@ packages=(
   # build
   cmake g++ make pkg-config git
   nlohmann-json3-dev libre2-dev libcli11-dev
-  libcurl4-openssl-dev libedit-dev
+  libcurl4-openssl-dev libedit-dev libcpp-httplib-dev
   # make package (dpkg-shlibdeps computes the package's Depends)
   dpkg-dev
   # tests (groff-base: the man page is rendered with warnings as errors)
@@ -16,7 +16,9 @@ packages=(
   clang-14 libclang-rt-14-dev  # make fuzz: libFuzzer and the sanitizers' runtimes
   python3 jq util-linux procps groff-base
 )
-# The tests' LLM API emulator (aimock, package.json) runs on Node.js >= 20;
+# The tests' npm peers (package.json: aimock, the MCP SDK, server-everything
+# and server-filesystem) run on Node.js >= 20; the MCP conformance suite needs
+# Node 22, which package.json installs locally (node_modules/.bin/node);
 # a Node.js installed another way (NodeSource) provides both commands.
 command -v node >/dev/null || packages+=(nodejs)
 command -v npm >/dev/null || packages+=(npm)
@@ -28,7 +30,11 @@ fi
 npm_peers() {
   local root
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-  [ -f "$root/node_modules/@copilotkit/aimock/package.json" ] && return 0
+  local name missing=0
+  for name in $(jq -r '.devDependencies | keys[]' "$root/package.json"); do
+    [ -f "$root/node_modules/$name/package.json" ] || missing=1
+  done
+  [ "$missing" = 0 ] && return 0
   echo "Installing the npm test peers into $root/node_modules"
   (cd "$root" && npm ci --loglevel=error --no-audit --no-fund)
 }
