@@ -41,6 +41,12 @@ for run in $(seq "$runs"); do
   (cd "$out/project" && HOME="$out/home" OPENAI_BASE_URL="http://127.0.0.1:$port/v1" \
     OPENAI_API_KEY=bench IKIGAI_PERMISSIONS=${PERMS:-auto} NOOP_OUTPUT_BYTES=1000 \
     "$ikigai" -p "go" --provider openai --model m > /dev/null 2> "$out/stderr-$run.txt")
+  # The server logs a round after its answer is sent: the last line may
+  # come just after ikigai has read the answer and exited.
+  for _ in $(seq 100); do
+    [ "$(wc -l < "$log")" -ge "$rounds" ] && break
+    sleep 0.02
+  done
   cp "$log" "$out/run-$run.jsonl"
 done
 

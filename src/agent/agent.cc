@@ -36,8 +36,9 @@ void Agent::Clear() {
   reported_ = false;
 }
 
-providers::TurnRequest Agent::RequestFor(const std::vector<Message>& messages) const {
-  return {options_.model,      options_.system_prompt,   messages, ToolSpecs(*registry_.Get()),
+providers::TurnRequest Agent::RequestFor(std::vector<Message> messages) const {
+  return {options_.model,      options_.system_prompt,
+          std::move(messages), ToolSpecs(*registry_.Get()),
           options_.max_tokens, options_.reasoning_effort};
 }
 
@@ -81,7 +82,7 @@ Result<Compaction, providers::ProviderError> Agent::CompactNow(const std::string
   source.push_back({Role::kUser, CompactionPrompt(focus), {}, {}});
   // The summary is not shown as it streams; retries are.
   const providers::StreamSink sink{nullptr, nullptr, observer.on_retry};
-  auto turn = provider_.StreamTurn(RequestFor(source), sink, cancel.flag());
+  auto turn = provider_.StreamTurn(RequestFor(std::move(source)), sink, cancel.flag());
   if (!turn) return Err(std::move(turn.error()));
   compaction.usage = turn->usage;
   if (observer.on_usage) observer.on_usage(turn->usage);
@@ -203,7 +204,11 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
     }
     compacted = false;
     ++outcome.rounds;
-    auto turn = provider_.StreamTurn(RequestFor(messages_), sink, cancel.flag());
+    // The request borrows the conversation for the turn and gives it back:
+    // a copy would cost the whole conversation again every round.
+    providers::TurnRequest request = RequestFor(std::move(messages_));
+    auto turn = provider_.StreamTurn(request, sink, cancel.flag());
+    messages_ = std::move(request.messages);
     if (!turn) {
       if (stopped(turn.error())) {
         outcome.cancelled = true;

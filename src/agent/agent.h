@@ -122,7 +122,7 @@ class Agent {
  private:
   void Record(providers::Message message);
   std::vector<std::string> TakeTaskNotes(const AgentObserver& observer);
-  providers::TurnRequest RequestFor(const std::vector<providers::Message>& messages) const;
+  providers::TurnRequest RequestFor(std::vector<providers::Message> messages) const;
   // Asks the model for the summary and replaces the conversation with it.
   Result<Compaction, providers::ProviderError> CompactNow(const std::string& focus, bool automatic,
                                                           const AgentObserver& observer,

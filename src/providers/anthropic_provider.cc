@@ -88,9 +88,9 @@ std::string GroupText(std::span<const Message> group, bool breakpoint) {
   return Dump(message);
 }
 
-// The "messages" array's text, each wire message reused from `cache` where
-// its messages are unchanged.
-std::string MessagesText(const TurnRequest& request, WireCache& cache) {
+// The members of the "messages" array, each wire message reused from
+// `cache` where its messages are unchanged.
+const std::string& MessagesText(const TurnRequest& request, WireCache& cache) {
   const std::vector<Message>& all = request.messages;
   std::vector<std::pair<std::size_t, std::size_t>> groups;  // [begin, end)
   for (std::size_t i = 0; i < all.size();) {
@@ -101,20 +101,14 @@ std::string MessagesText(const TurnRequest& request, WireCache& cache) {
     groups.emplace_back(i, end);
     i = end;
   }
-  std::string text = "[";
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const std::span<const Message> group(all.data() + groups[g].first,
                                          groups[g].second - groups[g].first);
     const bool latest = g + 1 == groups.size();
-    const std::string& piece =
-        cache.Piece(g, group, latest ? 1 : 0, [&] { return GroupText(group, latest); });
-    if (piece.empty()) continue;
-    if (text.size() > 1) text += ',';
-    text += piece;
+    cache.Piece(g, group, latest ? 1 : 0, [&] { return GroupText(group, latest); });
   }
   cache.Keep(groups.size());
-  text += ']';
-  return text;
+  return cache.Joined();
 }
 
 // Reads the events of one streamed answer into a Turn.
@@ -299,7 +293,7 @@ std::string AnthropicRequestBody(const TurnRequest& request, WireCache* cache) {
     body["tools"] = std::move(tools);
   }
   WireCache once;
-  return WithMessages(Dump(body), MessagesText(request, cache != nullptr ? *cache : once));
+  return WithMessages(Dump(body), "", MessagesText(request, cache != nullptr ? *cache : once));
 }
 
 AnthropicProvider::AnthropicProvider(ProviderSettings settings) : settings_(std::move(settings)) {

@@ -57,23 +57,15 @@ std::string MessageText(const Message& m) {
   return {};
 }
 
-// The "messages" array's text: the system prompt, then each message's
-// piece, reused from `cache` where unchanged.
-std::string MessagesText(const TurnRequest& request, WireCache& cache) {
-  std::string text = "[";
-  const auto add = [&text](const std::string& piece) {
-    if (piece.empty()) return;
-    if (text.size() > 1) text += ',';
-    text += piece;
-  };
-  if (!request.system.empty()) add(Dump({{"role", "system"}, {"content", request.system}}));
+// The messages after the system prompt, each message's piece reused from
+// `cache` where unchanged: the members of the "messages" array.
+const std::string& MessagesText(const TurnRequest& request, WireCache& cache) {
   for (std::size_t i = 0; i < request.messages.size(); ++i) {
     const Message& m = request.messages[i];
-    add(cache.Piece(i, std::span(&m, 1), 0, [&m] { return MessageText(m); }));
+    cache.Piece(i, std::span(&m, 1), 0, [&m] { return MessageText(m); });
   }
   cache.Keep(request.messages.size());
-  text += ']';
-  return text;
+  return cache.Joined();
 }
 
 // Reads the chunks of one streamed answer into a Turn.
@@ -219,8 +211,10 @@ std::string OpenAiRequestBody(const TurnRequest& request, WireCache* cache) {
     }
     body["tools"] = std::move(tools);
   }
+  const std::string system =
+      request.system.empty() ? "" : Dump({{"role", "system"}, {"content", request.system}});
   WireCache once;
-  return WithMessages(Dump(body), MessagesText(request, cache != nullptr ? *cache : once));
+  return WithMessages(Dump(body), system, MessagesText(request, cache != nullptr ? *cache : once));
 }
 
 OpenAiProvider::OpenAiProvider(ProviderSettings settings) : settings_(std::move(settings)) {

@@ -1,36 +1,53 @@
 #include "providers/wire_cache.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace ikigai::providers {
 
-const std::string& WireCache::Piece(std::size_t index, std::span<const Message> messages,
-                                    int variant, const std::function<std::string()>& make) {
+std::string_view WireCache::Piece(std::size_t index, std::span<const Message> messages, int variant,
+                                  const std::function<std::string()>& make) {
   if (index < entries_.size()) {
-    Entry& entry = entries_[index];
+    const Entry& entry = entries_[index];
     if (entry.variant == variant && std::equal(entry.messages.begin(), entry.messages.end(),
                                                messages.begin(), messages.end())) {
-      return entry.text;
+      return std::string_view(joined_).substr(entry.begin, entry.end - entry.begin);
     }
-    entries_.resize(index);  // what follows a changed piece is rebuilt too
   }
-  entries_.resize(index);
-  entries_.push_back({std::vector<Message>(messages.begin(), messages.end()), variant, make()});
-  return entries_.back().text;
+  if (index > entries_.size()) {
+    std::fputs("ikigai: bug: WireCache pieces given out of order\n", stderr);
+    std::abort();
+  }
+  Keep(index);  // what follows a changed piece is made again too
+  const std::string text = make();
+  if (!text.empty() && !joined_.empty()) joined_ += ',';
+  const std::size_t begin = joined_.size();
+  joined_ += text;
+  entries_.push_back(
+      {std::vector<Message>(messages.begin(), messages.end()), variant, begin, joined_.size()});
+  return std::string_view(joined_).substr(begin);
 }
 
 void WireCache::Keep(std::size_t count) {
-  if (entries_.size() > count) entries_.resize(count);
+  if (entries_.size() <= count) return;
+  entries_.resize(count);
+  joined_.resize(count == 0 ? 0 : entries_.back().end);
 }
 
-std::string WithMessages(std::string object, const std::string& messages) {
+std::string WithMessages(std::string_view object, std::string_view first,
+                         std::string_view members) {
   // A dumped object ends with '}'; "{}" has no member to follow.
-  object.pop_back();
-  object.reserve(object.size() + messages.size() + 16);
-  object += object.size() > 1 ? ",\"messages\":" : "\"messages\":";
-  object += messages;
-  object += '}';
-  return object;
+  object.remove_suffix(1);
+  std::string text;
+  text.reserve(object.size() + first.size() + members.size() + 16);
+  text += object;
+  text += object.size() > 1 ? ",\"messages\":[" : "\"messages\":[";
+  text += first;
+  if (!first.empty() && !members.empty()) text += ',';
+  text += members;
+  text += "]}";
+  return text;
 }
 
 }  // namespace ikigai::providers

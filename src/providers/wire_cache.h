@@ -15,6 +15,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "providers/conversation.h"
@@ -23,25 +24,32 @@ namespace ikigai::providers {
 
 class WireCache {
  public:
-  // The text of piece `index`: made by `make` unless the piece at `index`
-  // was last made from equal `messages` with the same `variant` (a flag the
-  // text depends on, such as carrying a cache breakpoint).
-  const std::string& Piece(std::size_t index, std::span<const Message> messages, int variant,
-                           const std::function<std::string()>& make);
+  // Piece `index` of this request, given in order from 0: made by `make`
+  // unless the piece at `index` was last made from equal `messages` with the
+  // same `variant` (a flag the text depends on, such as carrying a cache
+  // breakpoint). Returns its text, valid until the next call.
+  std::string_view Piece(std::size_t index, std::span<const Message> messages, int variant,
+                         const std::function<std::string()>& make);
   // Forgets the pieces from `count` on.
   void Keep(std::size_t count);
+  // The texts of the pieces kept, in order, joined by commas (empty ones
+  // left out): the members of the request's array. Kept from one request to
+  // the next and only extended, so each round copies only its new pieces.
+  const std::string& Joined() const { return joined_; }
 
  private:
   struct Entry {
     std::vector<Message> messages;
     int variant = 0;
-    std::string text;
+    std::size_t begin = 0;  // the piece's text in joined_
+    std::size_t end = 0;
   };
   std::vector<Entry> entries_;
+  std::string joined_;
 };
 
-// `object`, the text of a JSON object, with a "messages" member holding
-// `messages` (a JSON array's text) added at its end.
-std::string WithMessages(std::string object, const std::string& messages);
+// `object`, the text of a JSON object, with a "messages" member added at its
+// end: an array of `first` (if not empty) and then `members` (Joined()).
+std::string WithMessages(std::string_view object, std::string_view first, std::string_view members);
 
 }  // namespace ikigai::providers

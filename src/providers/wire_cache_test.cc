@@ -86,8 +86,28 @@ TEST(WireCache, APieceIsMadeOnceWhileItsMessagesAndVariantStay) {
 }
 
 TEST(WireCache, MessagesJoinTheObject) {
-  EXPECT_EQ(WithMessages(R"({"model":"m"})", "[]"), R"({"model":"m","messages":[]})");
-  EXPECT_EQ(WithMessages("{}", "[1]"), R"({"messages":[1]})");
+  EXPECT_EQ(WithMessages(R"({"model":"m"})", "", ""), R"({"model":"m","messages":[]})");
+  EXPECT_EQ(WithMessages("{}", "", "1"), R"({"messages":[1]})");
+  EXPECT_EQ(WithMessages("{}", "0", "1,2"), R"({"messages":[0,1,2]})");
+  EXPECT_EQ(WithMessages("{}", "0", ""), R"({"messages":[0]})");
+}
+
+TEST(WireCache, JoinedHoldsThePiecesKeptWithoutEmptyOnes) {
+  WireCache cache;
+  const std::vector<Message> a = {User("a")}, b = {User("b")}, c = {User("c")};
+  cache.Piece(0, a, 0, [] { return std::string("A"); });
+  cache.Piece(1, b, 0, [] { return std::string(); });  // a piece with no text
+  cache.Piece(2, c, 0, [] { return std::string("C"); });
+  EXPECT_EQ(cache.Joined(), "A,C");
+  EXPECT_EQ(cache.Piece(2, c, 0, [] { return std::string("never made"); }), "C");
+  cache.Keep(1);
+  EXPECT_EQ(cache.Joined(), "A");
+  cache.Piece(1, c, 0, [] { return std::string("C2"); });
+  EXPECT_EQ(cache.Joined(), "A,C2");
+  cache.Piece(0, b, 0, [] { return std::string("B"); });  // a change drops what follows
+  EXPECT_EQ(cache.Joined(), "B");
+  cache.Keep(0);
+  EXPECT_EQ(cache.Joined(), "");
 }
 
 }  // namespace
