@@ -39,10 +39,6 @@ json& AsBlocks(json& content) {
   return content;
 }
 
-std::string Dump(const json& value) {
-  return value.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 json ResultBlocks(const Message& m) {
   json blocks = json::array();
   for (const ToolResult& r : m.tool_results) {
@@ -293,7 +289,8 @@ std::string AnthropicRequestBody(const TurnRequest& request, WireCache* cache) {
     body["tools"] = std::move(tools);
   }
   WireCache once;
-  return WithMessages(Dump(body), "", MessagesText(request, cache != nullptr ? *cache : once));
+  return WithArray(Dump(body), "messages", "",
+                   MessagesText(request, cache != nullptr ? *cache : once));
 }
 
 AnthropicProvider::AnthropicProvider(ProviderSettings settings) : settings_(std::move(settings)) {

@@ -8,6 +8,7 @@
 
 #include "providers/json_fields.h"
 #include "providers/stream_request.h"
+#include "providers/wire_cache.h"
 
 namespace ikigai::providers {
 namespace {
@@ -52,72 +53,104 @@ const json* ReplayParts(const Message& m) {
 
 json TextPart(const std::string& text) { return json{{"text", text}}; }
 
-json ContentsJson(const TurnRequest& request) {
-  json contents = json::array();
-  // The API refuses two contents of one role in a row in some versions, and
-  // they occur (a prompt after the results of a cancelled turn, a turn left
-  // out): merged into one.
-  const auto add = [&contents](const char* role, json parts) {
-    if (parts.empty()) return;
-    if (!contents.empty() && contents.back()["role"] == role) {
-      for (json& part : parts) contents.back()["parts"].push_back(std::move(part));
-      return;
-    }
-    contents.push_back({{"role", role}, {"parts", std::move(parts)}});
-  };
-  // Calls the model gave no id (Gemini 2.x): ikigai named them, the API
-  // never heard those names, so their results go back without one.
-  std::set<std::string> unnamed;
-  for (const Message& m : request.messages) {
-    switch (m.role) {
-      case Role::kUser:
-        add("user", json::array({TextPart(m.text)}));
-        break;
-      case Role::kAssistant: {
-        if (const json* parts = ReplayParts(m)) {
-          std::size_t call = 0;
-          for (const json& part : *parts) {
-            const json* function_call = Field(part, "functionCall");
-            if (function_call == nullptr) continue;
-            if (StringField(Field(function_call, "id")) == nullptr && call < m.tool_calls.size()) {
-              unnamed.insert(m.tool_calls[call].id);
-            }
-            ++call;
-          }
-          add("model", *parts);  // exactly as received: thought signatures included
-          break;
-        }
-        json parts = json::array();
-        if (!m.text.empty()) parts.push_back(TextPart(m.text));
-        for (const ToolCall& call : m.tool_calls) {
-          json args = json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
-          if (!args.is_object()) args = json::object();  // the API wants an object
-          json function_call = {{"name", call.name}, {"args", std::move(args)}};
-          if (!call.id.empty()) function_call["id"] = call.id;
-          parts.push_back({{"functionCall", std::move(function_call)}});
-        }
-        add("model", std::move(parts));  // an empty turn says nothing: left out
-        break;
-      }
-      case Role::kToolResults: {
-        json parts = json::array();
-        for (const ToolResult& r : m.tool_results) {
-          // The response must be an object: the wrapper is one; anything
-          // else is carried as text.
-          json response = json::parse(r.content, nullptr, /*allow_exceptions=*/false);
-          if (!response.is_object()) response = json{{"content", r.content}};
-          json function_response = {{"name", r.name}, {"response", std::move(response)}};
-          if (!r.call_id.empty() && !unnamed.contains(r.call_id)) {
-            function_response["id"] = r.call_id;
-          }
-          parts.push_back({{"functionResponse", std::move(function_response)}});
-        }
-        add("user", std::move(parts));
-        break;
-      }
-    }
+const char* WireRole(const Message& m) { return m.role == Role::kAssistant ? "model" : "user"; }
+
+// Whether a message gives no part at all (an empty turn): it is left out,
+// and the contents on either side of it may then be one.
+bool SaysNothing(const Message& m) {
+  switch (m.role) {
+    case Role::kUser:
+      return false;
+    case Role::kAssistant:
+      return ReplayParts(m) == nullptr && m.text.empty() && m.tool_calls.empty();
+    case Role::kToolResults:
+      return m.tool_results.empty();
   }
-  return contents;
+  return true;
+}
+
+// Calls the model gave no id (Gemini 2.x): ikigai named them, the API
+// never heard those names, so their results go back without one.
+void AddUnnamedCalls(const Message& m, std::set<std::string>& unnamed) {
+  const json* parts = ReplayParts(m);
+  if (parts == nullptr) return;
+  std::size_t call = 0;
+  for (const json& part : *parts) {
+    const json* function_call = Field(part, "functionCall");
+    if (function_call == nullptr) continue;
+    if (StringField(Field(function_call, "id")) == nullptr && call < m.tool_calls.size()) {
+      unnamed.insert(m.tool_calls[call].id);
+    }
+    ++call;
+  }
+}
+
+void AddParts(const Message& m, const std::set<std::string>& unnamed, json& parts) {
+  switch (m.role) {
+    case Role::kUser:
+      parts.push_back(TextPart(m.text));
+      return;
+    case Role::kAssistant:
+      if (const json* replay = ReplayParts(m)) {
+        // Exactly as received: thought signatures included.
+        for (const json& part : *replay) parts.push_back(part);
+        return;
+      }
+      if (!m.text.empty()) parts.push_back(TextPart(m.text));
+      for (const ToolCall& call : m.tool_calls) {
+        json args = json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
+        if (!args.is_object()) args = json::object();  // the API wants an object
+        json function_call = {{"name", call.name}, {"args", std::move(args)}};
+        if (!call.id.empty()) function_call["id"] = call.id;
+        parts.push_back({{"functionCall", std::move(function_call)}});
+      }
+      return;
+    case Role::kToolResults:
+      for (const ToolResult& r : m.tool_results) {
+        // The response must be an object: the wrapper is one; anything
+        // else is carried as text.
+        json response = json::parse(r.content, nullptr, /*allow_exceptions=*/false);
+        if (!response.is_object()) response = json{{"content", r.content}};
+        json function_response = {{"name", r.name}, {"response", std::move(response)}};
+        if (!r.call_id.empty() && !unnamed.contains(r.call_id)) function_response["id"] = r.call_id;
+        parts.push_back({{"functionResponse", std::move(function_response)}});
+      }
+      return;
+  }
+}
+
+// The members of the "contents" array, one content per run of messages of
+// one role (the API refuses two contents of one role in a row in some
+// versions, and they occur: a prompt after the results of a cancelled
+// turn, a turn left out). Each content is reused from `cache` while the
+// messages it is made of, and the one said before them (whose calls its
+// results answer), are unchanged.
+const std::string& ContentsText(const TurnRequest& request, WireCache& cache) {
+  const std::vector<Message>& all = request.messages;
+  std::size_t pieces = 0;
+  for (std::size_t begin = 0; begin < all.size();) {
+    if (SaysNothing(all[begin])) {
+      ++begin;
+      continue;
+    }
+    const std::string_view role = WireRole(all[begin]);
+    std::size_t end = begin + 1;
+    while (end < all.size() && (SaysNothing(all[end]) || WireRole(all[end]) == role)) ++end;
+    std::size_t from = begin;  // back to the message before, past empty turns
+    while (from > 0 && SaysNothing(all[from - 1])) --from;
+    if (from > 0) --from;
+    const std::span<const Message> messages(all.data() + from, end - from);
+    cache.Piece(pieces++, messages, 0, [&]() -> std::string {
+      std::set<std::string> unnamed;
+      for (const Message& m : messages) AddUnnamedCalls(m, unnamed);
+      json parts = json::array();
+      for (std::size_t i = begin; i < end; ++i) AddParts(all[i], unnamed, parts);
+      return Dump({{"role", std::string(role)}, {"parts", std::move(parts)}});
+    });
+    begin = end;
+  }
+  cache.Keep(pieces);
+  return cache.Joined();
 }
 
 // A part that is only text (or only thought text): consecutive ones are
@@ -315,9 +348,8 @@ std::string GeminiRequestPath(const std::string& model) {
   return "/v1beta/models/" + ModelSegment(model) + ":streamGenerateContent?alt=sse";
 }
 
-std::string GeminiRequestBody(const TurnRequest& request) {
-  json body = {{"contents", ContentsJson(request)},
-               {"generationConfig", {{"maxOutputTokens", request.max_tokens}}}};
+std::string GeminiRequestBody(const TurnRequest& request, WireCache* cache) {
+  json body = {{"generationConfig", {{"maxOutputTokens", request.max_tokens}}}};
   if (!request.system.empty()) {
     body["systemInstruction"] = {{"parts", json::array({TextPart(request.system)})}};
   }
@@ -333,7 +365,8 @@ std::string GeminiRequestBody(const TurnRequest& request) {
     }
     body["tools"] = json::array({json{{"functionDeclarations", std::move(declarations)}}});
   }
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+  WireCache once;
+  return WithArray(Dump(body), "contents", "", ContentsText(request, cache ? *cache : once));
 }
 
 GeminiProvider::GeminiProvider(ProviderSettings settings) : settings_(std::move(settings)) {
@@ -348,7 +381,7 @@ Result<Turn, ProviderError> GeminiProvider::StreamTurn(const TurnRequest& reques
   if (settings_.api_key.empty()) return Err(MissingKey(kKeyVariable));
   const StreamCall call = StreamCallFor(
       settings_, settings_.base_url + GeminiRequestPath(request.model),
-      {"x-goog-api-key: " + settings_.api_key}, GeminiRequestBody(request), kKeyVariable);
+      {"x-goog-api-key: " + settings_.api_key}, GeminiRequestBody(request, &wire_), kKeyVariable);
   std::size_t earlier_calls = 0;
   for (const Message& m : request.messages) earlier_calls += m.tool_calls.size();
   Turn turn;

@@ -35,6 +35,7 @@
 
 #include "providers/http_client.h"
 #include "providers/provider.h"
+#include "providers/wire_cache.h"
 
 namespace ikigai::providers {
 
@@ -51,11 +52,12 @@ class GeminiProvider final : public Provider {
   ProviderSettings settings_;
   std::mutex mutex_;  // one turn at a time on the one connection
   HttpClient http_;
+  WireCache wire_;  // the last request's contents, serialized
 };
 
 // The request body, as JSON text, and the path of the request (exposed for
 // tests).
-std::string GeminiRequestBody(const TurnRequest& request);
+std::string GeminiRequestBody(const TurnRequest& request, WireCache* cache = nullptr);
 std::string GeminiRequestPath(const std::string& model);
 
 }  // namespace ikigai::providers

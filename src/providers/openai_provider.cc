@@ -28,10 +28,6 @@ json ToolCallsJson(const std::vector<ToolCall>& calls) {
   return out;
 }
 
-std::string Dump(const json& value) {
-  return value.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 // One message's wire form: the JSON text of one message, or of several
 // separated by commas (a turn's results are one "tool" message each).
 std::string MessageText(const Message& m) {
@@ -214,7 +210,8 @@ std::string OpenAiRequestBody(const TurnRequest& request, WireCache* cache) {
   const std::string system =
       request.system.empty() ? "" : Dump({{"role", "system"}, {"content", request.system}});
   WireCache once;
-  return WithMessages(Dump(body), system, MessagesText(request, cache != nullptr ? *cache : once));
+  return WithArray(Dump(body), "messages", system,
+                   MessagesText(request, cache != nullptr ? *cache : once));
 }
 
 OpenAiProvider::OpenAiProvider(ProviderSettings settings) : settings_(std::move(settings)) {

@@ -35,14 +35,21 @@ void WireCache::Keep(std::size_t count) {
   joined_.resize(count == 0 ? 0 : entries_.back().end);
 }
 
-std::string WithMessages(std::string_view object, std::string_view first,
-                         std::string_view members) {
+std::string Dump(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string WithArray(std::string_view object, std::string_view name, std::string_view first,
+                      std::string_view members) {
   // A dumped object ends with '}'; "{}" has no member to follow.
   object.remove_suffix(1);
   std::string text;
-  text.reserve(object.size() + first.size() + members.size() + 16);
+  text.reserve(object.size() + name.size() + first.size() + members.size() + 8);
   text += object;
-  text += object.size() > 1 ? ",\"messages\":[" : "\"messages\":[";
+  if (object.size() > 1) text += ',';
+  text += '"';
+  text += name;
+  text += "\":[";
   text += first;
   if (!first.empty() && !members.empty()) text += ',';
   text += members;

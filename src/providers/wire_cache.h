@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "providers/conversation.h"
 
 namespace ikigai::providers {
@@ -48,8 +50,12 @@ class WireCache {
   std::string joined_;
 };
 
-// `object`, the text of a JSON object, with a "messages" member added at its
-// end: an array of `first` (if not empty) and then `members` (Joined()).
-std::string WithMessages(std::string_view object, std::string_view first, std::string_view members);
+// The JSON text a request carries: compact, invalid UTF-8 replaced.
+std::string Dump(const nlohmann::json& value);
+
+// `object`, the text of a JSON object, with a member `name` added at its end:
+// an array of `first` (if not empty) and then `members` (Joined()).
+std::string WithArray(std::string_view object, std::string_view name, std::string_view first,
+                      std::string_view members);
 
 }  // namespace ikigai::providers

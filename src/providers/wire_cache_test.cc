@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "providers/anthropic_provider.h"
+#include "providers/gemini_provider.h"
 #include "providers/openai_provider.h"
 
 namespace ikigai::providers {
@@ -39,6 +40,12 @@ std::vector<std::vector<Message>> Steps() {
   steps.push_back(c);
   c[2].text = "changed";  // same length, other text
   steps.push_back(c);
+  c.push_back(Assistant(""));  // an empty turn, left out by Gemini
+  c.push_back(User("y"));
+  steps.push_back(c);
+  c.push_back(Assistant("", {{"call_2", "bash", R"({"command":"pwd"})"}}));
+  c.push_back(Results("call_2", "not JSON"));
+  steps.push_back(c);
   return steps;
 }
 
@@ -64,6 +71,17 @@ TEST(WireCache, ACachedAnthropicBodyIsTheBodyBuiltFromNothing) {
   }
 }
 
+TEST(WireCache, ACachedGeminiBodyIsTheBodyBuiltFromNothing) {
+  WireCache cache;
+  for (const auto& messages : Steps()) {
+    TurnRequest request;
+    request.model = "m";
+    request.system = "s";
+    request.messages = messages;
+    EXPECT_EQ(GeminiRequestBody(request, &cache), GeminiRequestBody(request));
+  }
+}
+
 TEST(WireCache, APieceIsMadeOnceWhileItsMessagesAndVariantStay) {
   WireCache cache;
   int made = 0;
@@ -86,10 +104,10 @@ TEST(WireCache, APieceIsMadeOnceWhileItsMessagesAndVariantStay) {
 }
 
 TEST(WireCache, MessagesJoinTheObject) {
-  EXPECT_EQ(WithMessages(R"({"model":"m"})", "", ""), R"({"model":"m","messages":[]})");
-  EXPECT_EQ(WithMessages("{}", "", "1"), R"({"messages":[1]})");
-  EXPECT_EQ(WithMessages("{}", "0", "1,2"), R"({"messages":[0,1,2]})");
-  EXPECT_EQ(WithMessages("{}", "0", ""), R"({"messages":[0]})");
+  EXPECT_EQ(WithArray(R"({"model":"m"})", "messages", "", ""), R"({"model":"m","messages":[]})");
+  EXPECT_EQ(WithArray("{}", "messages", "", "1"), R"({"messages":[1]})");
+  EXPECT_EQ(WithArray("{}", "messages", "0", "1,2"), R"({"messages":[0,1,2]})");
+  EXPECT_EQ(WithArray("{}", "messages", "0", ""), R"({"messages":[0]})");
 }
 
 TEST(WireCache, JoinedHoldsThePiecesKeptWithoutEmptyOnes) {
