@@ -408,6 +408,41 @@ TEST_F(ScriptedServerTest, CloseStopsAStreamInFlightAndNothingComesAfter) {
   EXPECT_EQ(inbox.closed_count(), 0u);
 }
 
+TEST_F(ScriptedServerTest, ManyRequestsInFlightAreAllAnswered) {
+  Inbox inbox;
+  HttpTransportOptions options;
+  options.max_threads = 4;  // more requests than threads: the rest wait their turn
+  auto transport = Connect("sse", inbox, options);
+  for (int id = 10; id < 50; ++id)
+    ASSERT_TRUE(transport->Send(CallTool(id, "echo", {{"text", std::to_string(id)}})));
+  for (int id = 10; id < 50; ++id)
+    EXPECT_EQ(FirstText(inbox.AwaitResponse(id)), std::to_string(id));
+}
+
+TEST_F(ScriptedServerTest, ACallbackMaySendAndClose) {
+  // The client above answers the server's requests from on_message, and may
+  // give up on a server there: neither may deadlock.
+  std::mutex mutex;
+  std::condition_variable done_changed;
+  bool done = false;
+  HttpTransport transport(Url("json"), {}, std::nullopt);
+  TransportEvents events;
+  events.on_message = [&](json m) {
+    if (m.value("id", 0) != 1) return;
+    EXPECT_TRUE(transport.Send(Notification("notifications/initialized")));
+    transport.Close();
+    EXPECT_FALSE(transport.Send(CallTool(2, "echo", json::object())));
+    std::lock_guard lock(mutex);
+    done = true;
+    done_changed.notify_all();
+  };
+  ASSERT_TRUE(transport.Start(events));
+  ASSERT_TRUE(transport.Send(Initialize(1)));
+  std::unique_lock lock(mutex);
+  done_changed.wait_for(lock, std::chrono::seconds(60), [&] { return done; });
+  EXPECT_TRUE(done);
+}  // the destructor joins the threads, the one that ran the callback too
+
 TEST(HttpTransportTest, AnUnreachableServerFailsTheRequest) {
   // A port nobody listens on: bind one, then close it.
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
