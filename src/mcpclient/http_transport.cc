@@ -295,7 +295,10 @@ void HttpTransport::Post(HttpClient& client, const json& message, const std::str
         FailRequest(*id, "cannot reach the MCP server at " + options_.url + ": " + error.detail);
       return;
     } else {
-      if (id) FailRequest(*id, "the connection to " + options_.url + " broke: " + error.detail);
+      const std::string why = error.kind == TransferFailure::kStalled
+                                  ? "the MCP server sent nothing for an hour"
+                                  : "the connection to " + options_.url + " broke: " + error.detail;
+      if (id) FailRequest(*id, why);
       return;
     }
   } else {
@@ -306,7 +309,8 @@ void HttpTransport::Post(HttpClient& client, const json& message, const std::str
       return;
     }
     if (!id) {
-      if (message.is_object() && message.value("method", "") == "notifications/initialized")
+      if (message.is_object() && message.contains("method") &&
+          message["method"] == "notifications/initialized")
         OpenGetStream();
       return;
     }

@@ -167,7 +167,7 @@ TEST(SseParserTest, MixedLineEndingsInOneStream) {
   EXPECT_EQ(Parse("data: a\r\ndata: b\rdata: c\n\r\n"), (std::vector<SseEvent>{{"", "a\nb\nc"}}));
 }
 
-TEST(SseParserTest, CommentsIdsRetriesAndUnknownFieldsAreIgnored) {
+TEST(SseParserTest, CommentsIdsRetriesAndUnknownFieldsAddNothingToTheEvents) {
   const std::string stream =
       ": keep-alive\n"
       "id: 17\nretry: 3000\nfoo: bar\nevent: x\n:comment inside an event\ndata: one\n\n"
