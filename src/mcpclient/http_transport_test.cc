@@ -257,6 +257,19 @@ TEST_F(ScriptedServerTest, JsonAnswersCarryTheSessionAndProtocolVersionOnwards) 
   EXPECT_EQ(deletes[0]["headers"]["mcp-session-id"], "s-json");
 }
 
+TEST_F(ScriptedServerTest, LargeAndBatchedJsonAnswersArriveWhole) {
+  Inbox inbox;
+  auto transport = Connect("json", inbox);
+  const std::string large(300 * 1024, 'x');  // beyond the HTTP client's usual 64 KB
+  ASSERT_TRUE(transport->Send(CallTool(2, "echo", {{"text", large}})));
+  EXPECT_EQ(FirstText(inbox.AwaitResponse(2)), large);
+  ASSERT_TRUE(transport->Send(Request(3, "test/batch")));
+  EXPECT_EQ(inbox.AwaitResponse(3)["result"]["batched"], true);
+  EXPECT_FALSE(
+      inbox.Await([](const json& m) { return m.value("method", "") == "notifications/progress"; })
+          .is_null());
+}
+
 TEST_F(ScriptedServerTest, AnSseAnswerIsHandedOnAsItArrives) {
   // The server sends a progress notification and then waits for the client
   // to POST notifications/test/continue before it sends the response: this

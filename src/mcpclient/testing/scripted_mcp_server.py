@@ -166,6 +166,10 @@ class Handler(BaseHTTPRequestHandler):
         if method == "initialize":
             self.send_json(200, initialize_result(message["id"]), session)
             return
+        if method == "test/batch":  # a batch answer, as protocol 2025-03-26 allowed
+            self.send_json(200, [{"jsonrpc": "2.0", "method": "notifications/progress"},
+                                 result(message["id"], {"batched": True})])
+            return
         if method != "tools/call":
             self.send_json(200, result(message["id"], {}))
             return
