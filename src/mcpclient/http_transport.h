@@ -6,7 +6,9 @@
 // response of ours is answered 202. Besides, a GET opens a stream for what
 // the server sends on its own. The server names the session in the
 // initialize answer's Mcp-Session-Id header; from then on every request
-// carries it, and the negotiated MCP-Protocol-Version.
+// carries it, and the negotiated MCP-Protocol-Version. The GET stream opens
+// once notifications/initialized was accepted; a 405 (or any other refusal)
+// means the server offers none.
 //
 // Streams break, and servers end them on purpose to poll: a stream that
 // ends before the response to its request arrived is resumed with a GET
@@ -14,8 +16,8 @@
 // otherwise), a few times with growing delays while the attempts fail; the
 // GET stream likewise reconnects whenever it ends. A request that cannot be
 // answered (no connection, an HTTP error, a stream that cannot be resumed)
-// gets a JSON-RPC error response from the transport itself, with one line
-// saying why, so the client above never waits in vain. A 404 on a session
+// gets a JSON-RPC error response (code -32000) from the transport itself,
+// with one line saying why, so the client above never waits in vain. A 404 on a session
 // means the server forgot it: on_closed("session expired"), and the client
 // starts a new transport and initializes again.
 //
