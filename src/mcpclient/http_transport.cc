@@ -101,6 +101,7 @@ struct HttpTransport::Stream {
   std::string last_event_id;
   std::optional<milliseconds> retry;
   std::string failure;  // why the last GET failed (kUnreachable, kRefused)
+  StopFlag stop;        // set by Close, or when the client cancelled the request
 };
 
 HttpTransport::HttpTransport(HttpTransportOptions options)
@@ -145,6 +146,10 @@ Result<bool, std::string> HttpTransport::Send(const json& message) {
     if (cancel_.load()) return Err(std::string("the connection to the MCP server is closed"));
     if (IsRequest(message) && message["method"] == "initialize")
       initialize_ids_.insert(Dump(message["id"]));
+  }
+  if (message.is_object() && message.contains("method") &&
+      message["method"] == "notifications/cancelled") {
+    Abandon(message);
   }
   std::string body = Dump(message);
   const bool queued = pool_->Run(
@@ -224,24 +229,62 @@ void HttpTransport::Expired() {
 }
 
 void HttpTransport::StopTransfers() {
+  cancel_ = true;
   {
-    std::lock_guard lock(wait_mutex_);
-    cancel_ = true;
+    std::lock_guard lock(state_mutex_);
+    for (auto& [key, flag] : transfers_) *flag = true;
   }
+  { std::lock_guard lock(wait_mutex_); }  // a waiter is asleep, or sees the flags
   wait_wake_.notify_all();
 }
 
-bool HttpTransport::WaitFor(milliseconds delay) {
+HttpTransport::StopFlag HttpTransport::Track(const std::string& request_key) {
+  auto flag = std::make_shared<std::atomic<bool>>(false);
+  std::lock_guard lock(state_mutex_);
+  if (cancel_.load()) *flag = true;  // closing: StopTransfers swept already, or will
+  transfers_.emplace(request_key, flag);
+  return flag;
+}
+
+void HttpTransport::Untrack(const std::string& request_key, const StopFlag& flag) {
+  std::lock_guard lock(state_mutex_);
+  auto [from, to] = transfers_.equal_range(request_key);
+  for (auto it = from; it != to; ++it) {
+    if (it->second == flag) {
+      transfers_.erase(it);
+      return;
+    }
+  }
+}
+
+// The client gave up on a request (notifications/cancelled): the server
+// will not answer it, so its stream would stay open for nothing. Its
+// transfer stops, and no error response is made up for it.
+void HttpTransport::Abandon(const json& cancelled_notification) {
+  if (!cancelled_notification.contains("params")) return;
+  const json& params = cancelled_notification["params"];
+  if (!params.is_object() || !params.contains("requestId")) return;
+  const std::string key = Dump(params["requestId"]);
+  {
+    std::lock_guard lock(state_mutex_);
+    auto [from, to] = transfers_.equal_range(key);
+    for (auto it = from; it != to; ++it) *it->second = true;
+  }
+  { std::lock_guard lock(wait_mutex_); }
+  wait_wake_.notify_all();
+}
+
+bool HttpTransport::WaitFor(milliseconds delay, const std::atomic<bool>& stop) {
   std::unique_lock lock(wait_mutex_);
-  wait_wake_.wait_for(lock, delay, [&] { return cancel_.load(); });
-  return !cancel_.load();
+  wait_wake_.wait_for(lock, delay, [&] { return stop.load(); });
+  return !stop.load();
 }
 
 // Feeds a stream's bytes to its parser and hands on each message as it
 // completes; false stops reading (closing, or a resumed request's response
 // came: nothing more is awaited there).
 bool HttpTransport::Consume(providers::SseParser& parser, Stream& stream, std::string_view bytes) {
-  if (cancel_.load()) return false;
+  if (stream.stop->load()) return false;
   std::vector<providers::SseEvent> events;
   parser.Feed(bytes, events);
   for (const providers::SseEvent& event : events) {
@@ -275,6 +318,14 @@ void HttpTransport::Post(HttpClient& client, const json& message, const std::str
 
   Stream stream;
   stream.request_id = id;
+  const std::string key = id ? Dump(*id) : "";
+  stream.stop = Track(key);
+  struct Untracker {
+    HttpTransport* transport;
+    const std::string& key;
+    const StopFlag& flag;
+    ~Untracker() { transport->Untrack(key, flag); }
+  } untrack{this, key, stream.stop};
   bool stream_began = false;
   providers::SseParser parser;
   const auto on_bytes = [&](std::string_view bytes) {
@@ -282,8 +333,8 @@ void HttpTransport::Post(HttpClient& client, const json& message, const std::str
     return Consume(parser, stream, bytes);
   };
 
-  auto posted = client.Post(request, on_bytes, cancel_);
-  if (cancel_.load()) return;
+  auto posted = client.Post(request, on_bytes, *stream.stop);
+  if (stream.stop->load()) return;
   if (!posted) {
     const providers::TransferError& error = posted.error();
     if (error.kind == TransferFailure::kCancelled || error.kind == TransferFailure::kStopped)
@@ -348,7 +399,9 @@ void HttpTransport::OpenGetStream() {
   }
   (void)pool_->Run([this](HttpClient& client) {
     Stream stream;
+    stream.stop = Track("");
     Follow(client, stream);
+    Untrack("", stream.stop);
   });
 }
 
@@ -365,7 +418,7 @@ void HttpTransport::Follow(HttpClient& client, Stream& stream) {
       milliseconds delay = base;
       for (int i = 0; i < failures && delay < options_.max_retry_delay; ++i) delay *= 2;
       delay = std::min(delay, std::max(base, options_.max_retry_delay));
-      if (!WaitFor(delay)) return;
+      if (!WaitFor(delay, *stream.stop)) return;
     }
     wait = true;
     switch (Get(client, stream)) {
@@ -379,13 +432,13 @@ void HttpTransport::Follow(HttpClient& client, Stream& stream) {
         continue;
       case GetOutcome::kRefused:
         // The server will not give this stream (405: it offers none).
-        if (!is_get_stream) {
+        if (!is_get_stream && !stream.stop->load()) {
           FailRequest(*stream.request_id, "cannot resume the answer's stream: " + stream.failure);
         }
         return;
       case GetOutcome::kUnreachable:
         if (++failures < options_.reconnect_attempts) continue;
-        if (!is_get_stream) {
+        if (!is_get_stream && !stream.stop->load()) {
           FailRequest(*stream.request_id, "cannot resume the answer's stream: " + stream.failure);
         }
         return;
@@ -413,8 +466,8 @@ HttpTransport::GetOutcome HttpTransport::Get(HttpClient& client, Stream& stream)
     stream_began = true;
     return Consume(parser, stream, bytes) && !(resuming_request && stream.answered);
   };
-  auto got = client.Post(request, on_bytes, cancel_);
-  if (cancel_.load()) return GetOutcome::kCancelled;
+  auto got = client.Post(request, on_bytes, *stream.stop);
+  if (stream.stop->load()) return GetOutcome::kCancelled;
   if (stream.answered) return GetOutcome::kAnswered;
   if (!got) {
     if (stream_began) return GetOutcome::kEnded;  // broke: resume again

@@ -99,7 +99,12 @@ class HttpTransport : public Transport {
   void Expired();
   void NoteHead(const providers::PostResponse& head);
   void NoteResponse(const nlohmann::json& message);
-  bool WaitFor(std::chrono::milliseconds delay);  // false: closing
+  // false: closing, or the stream was abandoned
+  bool WaitFor(std::chrono::milliseconds delay, const std::atomic<bool>& stop);
+  using StopFlag = std::shared_ptr<std::atomic<bool>>;
+  StopFlag Track(const std::string& request_key);
+  void Untrack(const std::string& request_key, const StopFlag& flag);
+  void Abandon(const nlohmann::json& cancelled_notification);
   std::vector<std::string> Headers(const char* accept) const;
   void StopTransfers();
 
@@ -110,6 +115,9 @@ class HttpTransport : public Transport {
   std::string session_id_;
   std::string protocol_version_;
   std::set<std::string> initialize_ids_;  // dumped ids of initialize requests in flight
+  // The stop flag of every transfer, by its request's dumped id ("" for the
+  // others): Close stops them all, notifications/cancelled its request's.
+  std::multimap<std::string, StopFlag> transfers_;
   bool started_ = false;
   bool closed_ = false;
   bool get_stream_opened_ = false;

@@ -132,6 +132,10 @@ class Inbox {
     changed_.wait_for(lock, std::chrono::seconds(60), [&] { return !closed_.empty(); });
     return closed_.empty() ? "" : closed_.front();
   }
+  std::vector<json> Messages() {
+    std::lock_guard lock(mutex_);
+    return messages_;
+  }
   std::size_t count() {
     std::lock_guard lock(mutex_);
     return messages_.size();
@@ -430,6 +434,27 @@ TEST_F(ScriptedServerTest, ManyRequestsInFlightAreAllAnswered) {
     ASSERT_TRUE(transport->Send(CallTool(id, "echo", {{"text", std::to_string(id)}})));
   for (int id = 10; id < 50; ++id)
     EXPECT_EQ(FirstText(inbox.AwaitResponse(id)), std::to_string(id));
+}
+
+TEST_F(ScriptedServerTest, ACancelledRequestsStreamIsLetGo) {
+  // The server holds the slow tool's stream open and, told it is cancelled,
+  // never answers: the transport stops reading it, or the only thread would
+  // stay on it and the next request would never go.
+  Inbox inbox;
+  HttpTransportOptions options;
+  options.max_threads = 1;
+  auto transport = Connect("sse", inbox, options);
+  ASSERT_TRUE(transport->Send(CallTool(2, "slow", json::object())));
+  ASSERT_FALSE(
+      inbox.Await([](const json& m) { return m.value("method", "") == "notifications/progress"; })
+          .is_null());
+  ASSERT_TRUE(transport->Send(
+      {{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 2}}}}));
+  ASSERT_TRUE(transport->Send(Request(3, "ping")));
+  EXPECT_TRUE(inbox.AwaitResponse(3).contains("result"));
+  // One thread: the cancelled request was done with before the ping went,
+  // and no error was made up for it.
+  for (const json& m : inbox.Messages()) EXPECT_FALSE(m.contains("id") && m["id"] == 2) << m.dump();
 }
 
 TEST_F(ScriptedServerTest, ACallbackMaySendAndClose) {
