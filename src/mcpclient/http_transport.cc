@@ -24,6 +24,7 @@ using std::chrono::milliseconds;
 constexpr milliseconds kStreamStall{std::chrono::hours(1)};
 constexpr std::size_t kJsonAnswerLimit = 64 * 1024 * 1024;
 constexpr milliseconds kDeleteTimeout{2000};
+constexpr milliseconds kMinRetry{10};
 // The code of the error responses the transport makes up for a request the
 // server could not answer (JSON-RPC's range for implementation errors).
 constexpr int kTransportErrorCode = -32000;
@@ -418,6 +419,7 @@ void HttpTransport::Follow(HttpClient& client, Stream& stream) {
       milliseconds delay = base;
       for (int i = 0; i < failures && delay < options_.max_retry_delay; ++i) delay *= 2;
       delay = std::min(delay, std::max(base, options_.max_retry_delay));
+      delay = std::max(delay, kMinRetry);  // `retry: 0` must not make a busy loop
       if (!WaitFor(delay, *stream.stop)) return;
     }
     wait = true;
@@ -492,14 +494,12 @@ void HttpTransport::Close() {
     silenced_ = true;
   }
   bool delete_session = false;
-  std::string session;
   {
     std::lock_guard lock(state_mutex_);
     if (closed_) return;
     closed_ = true;
     // cancel_ before Close: the session expired, nothing to delete.
     delete_session = !session_id_.empty() && !cancel_.load();
-    session = session_id_;
   }
   StopTransfers();
   if (!pool_->OnWorkerThread()) pool_->Stop();
