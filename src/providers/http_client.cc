@@ -46,6 +46,8 @@ std::optional<long> ParseDigits(std::string_view s) {
   return value;
 }
 
+void Decide(Transfer& t);
+
 size_t OnHeader(char* buffer, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
   const std::string_view line(buffer, size * count);
@@ -53,6 +55,12 @@ size_t OnHeader(char* buffer, size_t size, size_t count, void* user) {
   if (line.starts_with("HTTP/")) {  // a new response (after a 100 Continue, say)
     t->response.retry_after.reset();
     t->response.headers.clear();
+    return line.size();
+  }
+  if (Trim(line).empty()) {  // the head ends: known before any body (an event
+    long status = 0;         // stream may send nothing for long)
+    curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (status >= 200 && !t->decided) Decide(*t);
     return line.size();
   }
   const std::size_t colon = line.find(':');

@@ -43,7 +43,8 @@ struct PostRequest {
   std::chrono::milliseconds connect_timeout{10000};
   std::chrono::milliseconds stall_timeout{60000};  // no byte for this long: kStalled
   std::size_t kept_body_limit = 64 * 1024;         // of an answer that is not streamed
-  // Called once the status and headers are known, before any of the body.
+  // Called once the status and headers are known (at the end of the head),
+  // before any of the body.
   std::function<void(const PostResponse&)> on_head;
 };
 
