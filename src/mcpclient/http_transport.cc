@@ -25,6 +25,10 @@ constexpr milliseconds kStreamStall{std::chrono::hours(1)};
 constexpr std::size_t kJsonAnswerLimit = 64 * 1024 * 1024;
 constexpr milliseconds kDeleteTimeout{2000};
 constexpr milliseconds kMinRetry{10};
+// How long a message waits for the one before it to be taken: a 202 comes at
+// once, but a GET stream's head might not (a server that sends it with its
+// first event); order is then given up rather than the session stalled.
+constexpr milliseconds kBarrierWait{3000};
 // The code of the error responses the transport makes up for a request the
 // server could not answer (JSON-RPC's range for implementation errors).
 constexpr int kTransportErrorCode = -32000;
@@ -103,6 +107,11 @@ struct HttpTransport::Stream {
   std::optional<milliseconds> retry;
   std::string failure;  // why the last GET failed (kUnreachable, kRefused)
   StopFlag stop;        // set by Close, or when the client cancelled the request
+  BarrierPtr opened;    // released once the GET stream's first answer came
+};
+
+struct HttpTransport::Barrier {
+  std::atomic<bool> done{false};
 };
 
 HttpTransport::HttpTransport(HttpTransportOptions options)
@@ -141,20 +150,31 @@ Result<bool, std::string> HttpTransport::Start(TransportEvents events) {
 }
 
 Result<bool, std::string> HttpTransport::Send(const json& message) {
+  BarrierPtr after;  // what this message waits for
+  BarrierPtr mine;   // what the messages after this one wait for
   {
     std::lock_guard lock(state_mutex_);
     if (!started_) return Err(std::string("the transport is not started"));
     if (cancel_.load()) return Err(std::string("the connection to the MCP server is closed"));
     if (IsRequest(message) && message["method"] == "initialize")
       initialize_ids_.insert(Dump(message["id"]));
+    after = last_barrier_;
+    if (!IsRequest(message)) {
+      mine = std::make_shared<Barrier>();
+      last_barrier_ = mine;
+    }
   }
   if (message.is_object() && message.contains("method") &&
       message["method"] == "notifications/cancelled") {
     Abandon(message);
   }
   std::string body = Dump(message);
-  const bool queued = pool_->Run(
-      [this, message, body = std::move(body)](HttpClient& client) { Post(client, message, body); });
+  // Jobs start in the order queued, so the one a job waits for has started.
+  const bool queued =
+      pool_->Run([this, message, body = std::move(body), after, mine](HttpClient& client) mutable {
+        if (WaitBarrier(after)) Post(client, message, body, mine);
+        Release(mine);
+      });
   if (!queued) return Err(std::string("the connection to the MCP server is closed"));
   return true;
 }
@@ -275,6 +295,19 @@ void HttpTransport::Abandon(const json& cancelled_notification) {
   wait_wake_.notify_all();
 }
 
+bool HttpTransport::WaitBarrier(const BarrierPtr& barrier) {
+  if (!barrier) return !cancel_.load();
+  std::unique_lock lock(wait_mutex_);
+  wait_wake_.wait_for(lock, kBarrierWait, [&] { return barrier->done.load() || cancel_.load(); });
+  return !cancel_.load();
+}
+
+void HttpTransport::Release(const BarrierPtr& barrier) {
+  if (!barrier || barrier->done.exchange(true)) return;
+  { std::lock_guard lock(wait_mutex_); }
+  wait_wake_.notify_all();
+}
+
 bool HttpTransport::WaitFor(milliseconds delay, const std::atomic<bool>& stop) {
   std::unique_lock lock(wait_mutex_);
   wait_wake_.wait_for(lock, delay, [&] { return stop.load(); });
@@ -301,7 +334,8 @@ bool HttpTransport::Consume(providers::SseParser& parser, Stream& stream, std::s
   return true;
 }
 
-void HttpTransport::Post(HttpClient& client, const json& message, const std::string& body) {
+void HttpTransport::Post(HttpClient& client, const json& message, const std::string& body,
+                         BarrierPtr& barrier) {
   std::optional<json> id;
   if (IsRequest(message)) id = message["id"];
   PostRequest request;
@@ -362,8 +396,21 @@ void HttpTransport::Post(HttpClient& client, const json& message, const std::str
     }
     if (!id) {
       if (message.is_object() && message.contains("method") &&
-          message["method"] == "notifications/initialized")
-        OpenGetStream();
+          message["method"] == "notifications/initialized") {
+        // This thread becomes the GET stream's; what was sent after the
+        // notification goes once the stream is open (or refused).
+        {
+          std::lock_guard lock(state_mutex_);
+          if (get_stream_opened_) return;
+          get_stream_opened_ = true;
+        }
+        Stream get_stream;
+        get_stream.stop = Track("");
+        get_stream.opened = std::move(barrier);
+        Follow(client, get_stream);
+        Release(get_stream.opened);
+        Untrack("", get_stream.stop);
+      }
       return;
     }
     if (!response.streamed) {
@@ -390,20 +437,6 @@ void HttpTransport::Post(HttpClient& client, const json& message, const std::str
     return;
   }
   Follow(client, stream);
-}
-
-void HttpTransport::OpenGetStream() {
-  {
-    std::lock_guard lock(state_mutex_);
-    if (get_stream_opened_) return;
-    get_stream_opened_ = true;
-  }
-  (void)pool_->Run([this](HttpClient& client) {
-    Stream stream;
-    stream.stop = Track("");
-    Follow(client, stream);
-    Untrack("", stream.stop);
-  });
 }
 
 // Resumes a request's stream until its response came, or keeps the GET
@@ -460,7 +493,10 @@ HttpTransport::GetOutcome HttpTransport::Get(HttpClient& client, Stream& stream)
                   [](const std::string& h) { return h.starts_with("Mcp-Session-Id: "); });
   request.connect_timeout = options_.connect_timeout;
   request.stall_timeout = kStreamStall;
-  request.on_head = [this](const PostResponse& head) { NoteHead(head); };
+  request.on_head = [this, &stream](const PostResponse& head) {
+    NoteHead(head);
+    Release(stream.opened);
+  };
   bool stream_began = false;
   providers::SseParser parser;
   const bool resuming_request = stream.request_id.has_value();
@@ -469,6 +505,7 @@ HttpTransport::GetOutcome HttpTransport::Get(HttpClient& client, Stream& stream)
     return Consume(parser, stream, bytes) && !(resuming_request && stream.answered);
   };
   auto got = client.Post(request, on_bytes, *stream.stop);
+  Release(stream.opened);  // no answer at all: what waits goes anyway
   if (stream.stop->load()) return GetOutcome::kCancelled;
   if (stream.answered) return GetOutcome::kAnswered;
   if (!got) {

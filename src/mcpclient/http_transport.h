@@ -22,8 +22,11 @@
 // starts a new transport and initializes again.
 //
 // Every exchange runs on a thread of a small pool (HttpWorkerPool); Send
-// only queues. Close cancels every transfer (within tens of milliseconds),
-// deletes the session, and joins the threads.
+// only queues. Requests go at once, side by side, but what follows a
+// notification or a response of ours waits until the server took it (its
+// 202), so the server sees them in order: notifications/initialized before
+// the first request, and the GET stream open before it too. Close cancels every transfer (within
+// tens of milliseconds), deletes the session, and joins the threads.
 #pragma once
 
 #include <atomic>
@@ -79,7 +82,9 @@ class HttpTransport : public Transport {
   std::string session_id() const;
 
  private:
-  struct Stream;  // one request's stream, or the GET stream, across reconnects
+  struct Stream;   // one request's stream, or the GET stream, across reconnects
+  struct Barrier;  // a message the ones sent after it wait for
+  using BarrierPtr = std::shared_ptr<Barrier>;
   enum class GetOutcome {
     kEnded,        // a stream came and ended (or broke) before what we wait for
     kAnswered,     // the request's response came
@@ -89,11 +94,13 @@ class HttpTransport : public Transport {
     kCancelled,
   };
 
-  void Post(providers::HttpClient& client, const nlohmann::json& message, const std::string& body);
+  void Post(providers::HttpClient& client, const nlohmann::json& message, const std::string& body,
+            BarrierPtr& barrier);
+  bool WaitBarrier(const BarrierPtr& barrier);  // false: closing
+  void Release(const BarrierPtr& barrier);
   bool Consume(providers::SseParser& parser, Stream& stream, std::string_view bytes);
   void Follow(providers::HttpClient& client, Stream& stream);
   GetOutcome Get(providers::HttpClient& client, Stream& stream);
-  void OpenGetStream();
   void Deliver(const nlohmann::json& message);
   void FailRequest(const nlohmann::json& id, const std::string& why);
   void Expired();
@@ -121,6 +128,7 @@ class HttpTransport : public Transport {
   bool started_ = false;
   bool closed_ = false;
   bool get_stream_opened_ = false;
+  BarrierPtr last_barrier_;  // the last notification or response sent
 
   std::mutex deliver_mutex_;  // one callback at a time
   bool silenced_ = false;     // on_closed delivered, or closing: no more events

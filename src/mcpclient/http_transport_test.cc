@@ -233,12 +233,20 @@ TEST_F(ScriptedServerTest, JsonAnswersCarryTheSessionAndProtocolVersionOnwards) 
   ASSERT_TRUE(transport->Send(Notification("notifications/initialized")));
   ASSERT_TRUE(transport->Send(CallTool(2, "echo", {{"text", "hi there"}})));
   EXPECT_EQ(FirstText(inbox.AwaitResponse(2)), "hi there");
-  // The GET stream opens once notifications/initialized was accepted, which
-  // may come after the tool's answer.
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (Logged("GET").empty() && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   transport->Close();
+
+  // In the order sent, though each went on its own thread: the tool call
+  // waited for the notification to be taken and the GET stream to be asked.
+  std::vector<std::string> order;
+  for (const json& entry : Log()) {
+    const json body = entry["body"].is_string()
+                          ? json::parse(entry["body"].get<std::string>(), nullptr, false)
+                          : json();
+    order.push_back(entry["method"].get<std::string>() +
+                    (body.is_object() ? " " + body.value("method", "") : ""));
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"POST initialize", "POST notifications/initialized",
+                                             "GET", "POST tools/call", "DELETE"}));
 
   const auto posts = Logged("POST");
   ASSERT_EQ(posts.size(), 3u);
