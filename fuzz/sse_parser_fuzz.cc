@@ -1,7 +1,7 @@
 // The SSE parser (src/providers/sse_parser.h) on any byte stream, fed whole,
 // one byte at a time, and in chunks split at points chosen from the input:
-// every split must give the same events, and the events never hold more
-// bytes than the stream.
+// every split must give the same events (and the same last event id and
+// retry time), and the events never hold more bytes than the stream.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -51,6 +51,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<SseEvent> by_byte;
   for (std::size_t i = 0; i < size; ++i) byte_parser.Feed(stream.substr(i, 1), by_byte);
   FUZZ_CHECK(by_byte == whole);
+  FUZZ_CHECK(byte_parser.last_event_id() == whole_parser.last_event_id());
+  FUZZ_CHECK(byte_parser.retry() == whole_parser.retry());
+  FUZZ_CHECK(whole_parser.last_event_id().find_first_of(std::string_view("\r\n\0", 3)) ==
+             std::string::npos);
 
   ikigai::fuzz::Choices choices(stream);
   for (int round = 0; round < 2; ++round) FUZZ_CHECK(FeedInChunks(stream, choices) == whole);
@@ -62,5 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cut_parser.Feed(stream.substr(0, at), cut);
   cut_parser.Feed(stream.substr(at), cut);
   FUZZ_CHECK(cut == whole);
+  FUZZ_CHECK(cut_parser.last_event_id() == whole_parser.last_event_id());
+  FUZZ_CHECK(cut_parser.retry() == whole_parser.retry());
   return 0;
 }

@@ -15,7 +15,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kKeptBodyLimit = 64 * 1024;
 constexpr int kPollMs = 20;
 
 // What the callbacks share during one transfer.
@@ -23,6 +22,7 @@ struct Transfer {
   CURL* easy = nullptr;
   const std::function<bool(std::string_view)>* on_stream = nullptr;
   const std::atomic<bool>* cancel = nullptr;
+  const PostRequest* request = nullptr;
   PostResponse response;
   bool decided = false;  // whether the body streams is known once it starts
   bool stopped = false;  // the callback asked to stop
@@ -46,18 +46,30 @@ std::optional<long> ParseDigits(std::string_view s) {
   return value;
 }
 
+void Decide(Transfer& t);
+
 size_t OnHeader(char* buffer, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
   const std::string_view line(buffer, size * count);
   t->last_activity = Clock::now();
   if (line.starts_with("HTTP/")) {  // a new response (after a 100 Continue, say)
     t->response.retry_after.reset();
+    t->response.headers.clear();
+    return line.size();
+  }
+  if (Trim(line).empty()) {  // the head ends: known before any body (an event
+    long status = 0;         // stream may send nothing for long)
+    curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (status >= 200 && !t->decided) Decide(*t);
     return line.size();
   }
   const std::size_t colon = line.find(':');
   if (colon == std::string_view::npos) return line.size();
   const std::string_view name = Trim(line.substr(0, colon));
   const std::string_view value = Trim(line.substr(colon + 1));
+  std::string lower_name(name);
+  for (char& c : lower_name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  t->response.headers[std::move(lower_name)] = std::string(value);
   if (EqualsIgnoreCase(name, "retry-after-ms")) {
     if (auto ms = ParseDigits(value)) t->response.retry_after = std::chrono::milliseconds(*ms);
   } else if (EqualsIgnoreCase(name, "retry-after") && !t->response.retry_after) {
@@ -77,6 +89,7 @@ void Decide(Transfer& t) {
   const std::string_view media = std::string_view(t.response.content_type).substr(0, 17);
   t.response.streamed =
       status >= 200 && status < 300 && EqualsIgnoreCase(media, "text/event-stream");
+  if (t.request->on_head) t.request->on_head(t.response);
 }
 
 size_t OnBody(char* data, size_t size, size_t count, void* user) {
@@ -92,7 +105,8 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
     return bytes.size();
   }
   std::string& kept = t->response.body;
-  kept.append(bytes.substr(0, kKeptBodyLimit - std::min(kKeptBodyLimit, kept.size())));
+  const std::size_t limit = t->request->kept_body_limit;
+  kept.append(bytes.substr(0, limit - std::min(limit, kept.size())));
   return bytes.size();
 }
 
@@ -196,6 +210,7 @@ Result<PostResponse, TransferError> HttpClient::Post(
   t.easy = easy;
   t.on_stream = &on_stream;
   t.cancel = &cancel;
+  t.request = &request;
   t.last_activity = Clock::now();
 
   curl_slist* headers = nullptr;
@@ -208,9 +223,16 @@ Result<PostResponse, TransferError> HttpClient::Post(
   curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
   const std::string no_proxy = NoProxy();
   curl_easy_setopt(easy, CURLOPT_NOPROXY, no_proxy.c_str());
-  curl_easy_setopt(easy, CURLOPT_POST, 1L);
-  curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
-  curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+  if (request.method == "POST") {
+    curl_easy_setopt(easy, CURLOPT_POST, 1L);
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+  } else if (request.method == "GET") {
+    curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+  } else {
+    curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  }
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(easy, CURLOPT_USERAGENT, "ikigai");
   curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);

@@ -14,11 +14,16 @@
 // it arrives; any other answer (an error, or something unexpected) is kept,
 // up to 64 KB, for the caller to read. The connection is kept for the next
 // request (keep-alive), so one client serves one request at a time.
+//
+// The MCP client's Streamable HTTP transport uses it too: GET and DELETE
+// besides POST, the response headers (its session id) known before the body,
+// and JSON answers larger than 64 KB kept whole.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,20 +33,28 @@
 
 namespace ikigai::providers {
 
+struct PostResponse;
+
 struct PostRequest {
   std::string url;
   std::vector<std::string> headers;  // "Name: value"
-  std::string body;
+  std::string body;                  // sent with POST only
+  std::string method = "POST";       // or "GET", "DELETE"
   std::chrono::milliseconds connect_timeout{10000};
   std::chrono::milliseconds stall_timeout{60000};  // no byte for this long: kStalled
+  std::size_t kept_body_limit = 64 * 1024;         // of an answer that is not streamed
+  // Called once the status and headers are known (at the end of the head),
+  // before any of the body.
+  std::function<void(const PostResponse&)> on_head;
 };
 
 struct PostResponse {
   long status = 0;
   std::string content_type;
   std::optional<std::chrono::milliseconds> retry_after;  // Retry-After or retry-after-ms
+  std::map<std::string, std::string> headers;            // of the final answer; names in lower case
   bool streamed = false;  // 2xx event stream: the body went to the callback
-  std::string body;       // otherwise the body, at most 64 KB
+  std::string body;       // otherwise the body, at most kept_body_limit bytes
 };
 
 enum class TransferFailure {

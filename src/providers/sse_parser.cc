@@ -1,5 +1,9 @@
 #include "providers/sse_parser.h"
 
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
 namespace ikigai::providers {
 
 void SseParser::Feed(std::string_view bytes, std::vector<SseEvent>& out) {
@@ -38,6 +42,7 @@ void SseParser::Line(std::string_view line, std::vector<SseEvent>& out) {
     if (line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
   }
   if (line.empty()) {
+    last_event_id_ = id_;
     if (has_data_) out.push_back({std::move(type_), std::move(data_)});
     type_.clear();
     data_.clear();
@@ -58,8 +63,19 @@ void SseParser::Line(std::string_view line, std::vector<SseEvent>& out) {
     has_data_ = true;
   } else if (field == "event") {
     type_.assign(value);
+  } else if (field == "id") {
+    if (value.find('\0') == std::string_view::npos) id_.assign(value);
+  } else if (field == "retry") {
+    const bool digits = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
+    long long ms = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
+    if (digits && ec == std::errc() && end == value.data() + value.size()) {
+      retry_ = std::chrono::milliseconds(ms);
+    }
   }
-  // "id", "retry" and unknown fields: nothing ikigai uses.
+  // Unknown fields: ignored.
 }
 
 }  // namespace ikigai::providers

@@ -10,11 +10,16 @@
 //
 // Per the specification: `event:` sets the type, `data:` lines are joined
 // with '\n', one space after the colon is dropped, lines starting with ':'
-// are comments, `id:` and `retry:` and unknown fields are ignored, a blank
-// line dispatches the event (none if it had no data), and an unfinished
-// event at the end of the stream is dropped.
+// are comments, unknown fields are ignored, a blank line dispatches the
+// event (none if it had no data), and an unfinished event at the end of the
+// stream is dropped. `id:` and `retry:` are what a reader needs to resume a
+// broken stream (MCP's Streamable HTTP): the last event id becomes the one
+// last set when a blank line ends an event (even one without data), and
+// `retry:` (digits only) sets the reconnection time at once.
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +37,11 @@ class SseParser {
   // Appends the events completed by `bytes` to `out`.
   void Feed(std::string_view bytes, std::vector<SseEvent>& out);
 
+  // The id to resume after (empty: none was given, or `id:` cleared it).
+  const std::string& last_event_id() const { return last_event_id_; }
+  // The reconnection time the server asked for with `retry:`, if it did.
+  std::optional<std::chrono::milliseconds> retry() const { return retry_; }
+
  private:
   void Line(std::string_view line, std::vector<SseEvent>& out);
 
@@ -41,6 +51,9 @@ class SseParser {
   std::string type_;
   std::string data_;
   bool has_data_ = false;
+  std::string id_;  // the id of the event being built ("last event ID buffer")
+  std::string last_event_id_;
+  std::optional<std::chrono::milliseconds> retry_;
 };
 
 }  // namespace ikigai::providers

@@ -167,7 +167,7 @@ TEST(SseParserTest, MixedLineEndingsInOneStream) {
   EXPECT_EQ(Parse("data: a\r\ndata: b\rdata: c\n\r\n"), (std::vector<SseEvent>{{"", "a\nb\nc"}}));
 }
 
-TEST(SseParserTest, CommentsIdsRetriesAndUnknownFieldsAreIgnored) {
+TEST(SseParserTest, CommentsIdsRetriesAndUnknownFieldsAddNothingToTheEvents) {
   const std::string stream =
       ": keep-alive\n"
       "id: 17\nretry: 3000\nfoo: bar\nevent: x\n:comment inside an event\ndata: one\n\n"
@@ -204,6 +204,56 @@ TEST(SseParserTest, AByteOrderMarkAtTheStartIsSkipped) {
 
 TEST(SseParserTest, AColonInTheValueIsKept) {
   EXPECT_EQ(Parse("data: {\"a\": \"b:c\"}\n\n"), (std::vector<SseEvent>{{"", "{\"a\": \"b:c\"}"}}));
+}
+
+TEST(SseParserTest, TheLastEventIdIsTheOneSetWhenAnEventEnded) {
+  SseParser parser;
+  std::vector<SseEvent> events;
+  EXPECT_EQ(parser.last_event_id(), "");
+  parser.Feed("id: a1\ndata: one\n\n", events);
+  EXPECT_EQ(parser.last_event_id(), "a1");
+  parser.Feed("id: a2\ndata: two", events);  // the event is not finished yet
+  EXPECT_EQ(parser.last_event_id(), "a1");
+  parser.Feed("\n\ndata: three\n\n", events);  // an event without id keeps the last one
+  EXPECT_EQ(parser.last_event_id(), "a2");
+  EXPECT_EQ(events.size(), 3u);
+}
+
+TEST(SseParserTest, AnIdWithoutDataStillCounts) {
+  // MCP servers open a stream with such a "priming" event: it is something
+  // to resume after, though no event is dispatched (an empty `data:` is one).
+  SseParser parser;
+  std::vector<SseEvent> events;
+  parser.Feed("id: prime\nretry: 500\n\n", events);
+  EXPECT_TRUE(events.empty());
+  EXPECT_EQ(parser.last_event_id(), "prime");
+  parser.Feed("id\n\n", events);  // an empty id clears it
+  EXPECT_EQ(parser.last_event_id(), "");
+}
+
+TEST(SseParserTest, RetryTakesDigitsOnly) {
+  SseParser parser;
+  std::vector<SseEvent> events;
+  EXPECT_EQ(parser.retry(), std::nullopt);
+  parser.Feed("retry: 1500\n", events);  // takes effect at once, no blank line needed
+  EXPECT_EQ(parser.retry(), std::chrono::milliseconds(1500));
+  parser.Feed("retry: 2.5\nretry: -1\nretry:\nretry: 1e3\n\n", events);
+  EXPECT_EQ(parser.retry(), std::chrono::milliseconds(1500));
+  parser.Feed("retry:0\n", events);
+  EXPECT_EQ(parser.retry(), std::chrono::milliseconds(0));
+}
+
+TEST(SseParserTest, IdAndRetrySplitAnywhere) {
+  const std::string stream = "id: e-1\r\nretry: 250\r\ndata: x\r\n\r\nid: e-2\r\n\r\n";
+  for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
+    SseParser parser;
+    std::vector<SseEvent> events;
+    parser.Feed(std::string_view(stream).substr(0, cut), events);
+    parser.Feed(std::string_view(stream).substr(cut), events);
+    EXPECT_EQ(parser.last_event_id(), "e-2") << "split at byte " << cut;
+    EXPECT_EQ(parser.retry(), std::chrono::milliseconds(250)) << "split at byte " << cut;
+    EXPECT_EQ(events, (std::vector<SseEvent>{{"", "x"}})) << "split at byte " << cut;
+  }
 }
 
 }  // namespace
