@@ -132,7 +132,8 @@ int Run(int argc, char** argv) {
     std::function<int(const session::HostContext&)> run;
   };
   std::vector<McpCommand> mcp_commands;
-  CLI::App* mcp = app.add_subcommand("mcp", "Model Context Protocol (docs/mcp.md)");
+  CLI::App* mcp = app.add_subcommand(
+      "mcp", "Model Context Protocol: offer the tools to MCP clients (README: MCP)");
   mcp->require_subcommand(1);
   std::string serve_http;
   CLI::App* mcp_serve = mcp->add_subcommand(
