@@ -6,19 +6,22 @@
 #
 #   conformance.sh IKIGAI_BIN NODE22 CONFORMANCE_JS [SCENARIO]
 set -euo pipefail
-ikigai=$1 node=$2 suite=$3 scenario=${4:-}
+ikigai=$(realpath "$1") node=$(realpath "$2") suite=$(realpath "$3") scenario=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 home=$(mktemp -d "${TMPDIR:-/tmp}/ikigai-mcp-conformance.XXXXXX")
 server=
 cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  if [ -n "$server" ]; then
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+  fi
   rm -rf "$home"
 }
 trap cleanup EXIT
-mkdir -p "$home/.ikigai/tools" "$home/work"
+mkdir -p "$home/.ikigai/tools" "$home/work" "$home/tmp"
 for tool in "$here"/tools/*-tool; do ln -s "$tool" "$home/.ikigai/tools/"; done
 
-HOME=$home TMPDIR=$home "$ikigai" mcp serve --http 127.0.0.1:0 \
+HOME=$home TMPDIR=$home/tmp "$ikigai" mcp serve --http 127.0.0.1:0 \
   > "$home/stdout" 2> "$home/stderr" < /dev/null &
 server=$!
 url=
@@ -35,6 +38,10 @@ if [ -z "$url" ]; then
 fi
 args=(server --url "$url" --expected-failures "$here/conformance-expected-failures.yml"
       -o "$home/results")
+# "all": the active scenarios and the pending ones (json-schema-2020-12, server-sse-polling).
+[ -z "$scenario" ] && args+=(--suite all)
 [ -n "$scenario" ] && args+=(--scenario "$scenario")
 cd "$home/work"
-"$node" "$suite" "${args[@]}"
+status=0
+"$node" "$suite" "${args[@]}" || status=$?
+exit "$status"

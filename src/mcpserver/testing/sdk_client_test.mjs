@@ -14,7 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
-const [ikigai, testTools] = process.argv.slice(2);
+const [ikigai, testTools] = process.argv.slice(2).map((p) => p && path.resolve(p));
 if (!ikigai || !testTools) {
   console.error("usage: node sdk_client_test.mjs IKIGAI_BIN TEST_TOOLS_DIR");
   process.exit(2);
@@ -30,7 +30,8 @@ for (const name of fs.readdirSync(testTools)) {
 const work = path.join(home, "work");
 fs.mkdirSync(work);
 fs.writeFileSync(path.join(work, "hello.txt"), "line one\nline two\n");
-const env = { PATH: process.env.PATH, HOME: home, TMPDIR: home };
+fs.mkdirSync(path.join(home, "tmp"));
+const env = { PATH: process.env.PATH, HOME: home, TMPDIR: path.join(home, "tmp") };
 
 let failures = 0;
 function check(condition, what) {
@@ -54,16 +55,19 @@ async function until(condition, what, ms = 60000) {
   return false;
 }
 
+// Running: a killed process that its parent (ikigai, a subreaper for its
+// tools' orphans) has not reaped yet is a zombie, not alive.
 function alive(pid) {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
   } catch {
     return false;
   }
 }
 
 async function exercise(label, client) {
+  client.onerror = (error) => console.log(`note ${label}: client error: ${error}`);
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
   check(names.includes("file_read") && names.includes("test_simple_text"),
@@ -148,6 +152,27 @@ async function overStdio() {
   await client.close();
 }
 
+// Raw stdio: the end of stdin ends the server, and the call it was running.
+async function endOfInput() {
+  const server = spawn(ikigai, ["mcp", "serve"], { env, cwd: work,
+                                                   stdio: ["pipe", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => server.on("exit", (code) => resolve(code)));
+  const pidFile = path.join(work, "eof.pid");
+  const send = (m) => server.stdin.write(JSON.stringify(m) + "\n");
+  send({ jsonrpc: "2.0", id: 1, method: "initialize",
+         params: { protocolVersion: "2025-11-25", capabilities: {},
+                   clientInfo: { name: "raw", version: "1" } } });
+  send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  send({ jsonrpc: "2.0", id: 2, method: "tools/call",
+         params: { name: "slow", arguments: { pid_file: pidFile } } });
+  if (!(await until(() => fs.existsSync(pidFile), "eof: the slow tool to start"))) return;
+  const pids = fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+  server.stdin.end();
+  check((await exited) === 0, "stdio: the end of stdin ends the server (status 0)");
+  await until(() => !pids.some(alive), "eof: the slow tool's processes to be gone");
+  check(!pids.some(alive), "stdio: the end of stdin kills the running tool");
+}
+
 function startHttpServer() {
   const server = spawn(ikigai, ["mcp", "serve", "--http", "127.0.0.1:0"],
                        { env, cwd: work, stdio: ["ignore", "pipe", "pipe"] });
@@ -218,6 +243,7 @@ async function overHttp() {
 
 try {
   await overStdio();
+  await endOfInput();
   await overHttp();
 } catch (error) {
   console.log(`FAIL ${error.stack ?? error}`);
