@@ -62,11 +62,16 @@ class FakeTools final : public ToolHost {
     ::poll(&fd, 1, -1);
     std::lock_guard lock(mutex_);
     ++slow_cancelled_;
+    cancelled_.notify_all();
     return protocol::WrapFailure(protocol::wrapper_code::kCancelled, "cancelled");
   }
   void WaitForSlowCalls(int n) {
     std::unique_lock lock(mutex_);
     started_.wait(lock, [&] { return slow_started_ >= n; });
+  }
+  void WaitForCancelledCalls(int n) {
+    std::unique_lock lock(mutex_);
+    cancelled_.wait(lock, [&] { return slow_cancelled_ >= n; });
   }
   int slow_cancelled() {
     std::lock_guard lock(mutex_);
@@ -77,6 +82,7 @@ class FakeTools final : public ToolHost {
   std::shared_ptr<const registry::Registry> registry_;
   std::mutex mutex_;
   std::condition_variable started_;
+  std::condition_variable cancelled_;
   int slow_started_ = 0;
   int slow_cancelled_ = 0;
 };
@@ -276,7 +282,7 @@ TEST_F(DispatcherTest, CallsRunAtOnceAndCancelledOnesGetNoAnswer) {
                          answers.sender());
   dispatcher_.CancelAll();
   // The destructor's wait, here by hand: both calls saw their cancel_fd.
-  while (tools_.slow_cancelled() < 2) std::this_thread::yield();
+  tools_.WaitForCancelledCalls(2);
   EXPECT_EQ(answers.size(), 1u);
 }
 

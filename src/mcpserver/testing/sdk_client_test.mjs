@@ -173,6 +173,23 @@ async function endOfInput() {
   check(!pids.some(alive), "stdio: the end of stdin kills the running tool");
 }
 
+// --permissions ask: what would need approval is refused, read-only runs.
+async function askMode() {
+  const transport = new StdioClientTransport({ command: ikigai,
+                                               args: ["mcp", "serve", "--permissions", "ask"],
+                                               env, cwd: work, stderr: "inherit" });
+  const client = new Client({ name: "ikigai-sdk-test", version: "1.0.0" });
+  await client.connect(transport);
+  const refused = await client.callTool({ name: "slow",
+                                          arguments: { pid_file: path.join(work, "ask.pid") } });
+  check(refused.isError === true && refused.content[0].text.includes("PERMISSION_DENIED") &&
+        !fs.existsSync(path.join(work, "ask.pid")),
+        "ask: a call that needs approval is refused and does not run");
+  const read = await client.callTool({ name: "test_simple_text", arguments: {} });
+  check(read.isError === false, "ask: a read-only call runs");
+  await client.close();
+}
+
 function startHttpServer() {
   const server = spawn(ikigai, ["mcp", "serve", "--http", "127.0.0.1:0"],
                        { env, cwd: work, stdio: ["ignore", "pipe", "pipe"] });
@@ -244,6 +261,7 @@ async function overHttp() {
 try {
   await overStdio();
   await endOfInput();
+  await askMode();
   await overHttp();
 } catch (error) {
   console.log(`FAIL ${error.stack ?? error}`);
