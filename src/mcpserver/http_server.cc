@@ -206,7 +206,10 @@ class HttpServer {
     auto answer = std::make_shared<std::promise<Json>>();
     std::future<Json> future = answer->get_future();
     const Dispatcher::Kind kind = session->dispatcher->HandleJson(
-        message, [answer](const Json& reply) { answer->set_value(reply); });
+        message,
+        // The only owner of the promise: a call cancelled without an answer
+        // drops it, which breaks the future instead of leaving it waiting.
+        [answer = std::move(answer)](const Json& reply) { answer->set_value(reply); });
     switch (kind) {
       case Dispatcher::Kind::kNotification:
       case Dispatcher::Kind::kResponse:
@@ -218,10 +221,9 @@ class HttpServer {
       case Dispatcher::Kind::kRequest:
         break;
     }
-    const bool stream =
-        message.value("method", "") == "tools/call" &&
-        request.get_header_value("Accept").find("text/event-stream") != std::string::npos;
-    if (!stream && Accepts(request, "application/json")) {
+    // JSON where the client takes it: a call sends nothing before its
+    // answer (no progress), and a JSON answer is the cheaper one to read.
+    if (Accepts(request, "application/json")) {
       // A cancelled call never answers: its future is then broken.
       try {
         SetJson(response, 200, future.get());
@@ -230,8 +232,7 @@ class HttpServer {
       }
       return;
     }
-    // A call's answer as one SSE event: the client reads the stream while
-    // the tool runs.
+    // A client that takes only SSE: the answer as one event.
     auto shared = std::make_shared<std::shared_future<Json>>(future.share());
     response.status = 200;
     response.set_header("Cache-Control", "no-cache");

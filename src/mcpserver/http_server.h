@@ -3,9 +3,9 @@
 //   POST   one JSON-RPC message. An initialize request opens a session
 //          (its id in Mcp-Session-Id); anything else needs that header
 //          (absent: 400; unknown or ended: 404). A request is answered as
-//          application/json, or as a one-event text/event-stream for a
-//          tools/call when the client accepts one; a notification or
-//          response is 202 with no body.
+//          application/json when the client accepts it (nothing is sent
+//          before an answer: no progress), else as a one-event
+//          text/event-stream; a notification or response is 202, no body.
 //   GET    an SSE stream of the session's server-initiated messages
 //          (notifications/tools/list_changed, notifications/message).
 //   DELETE ends the session (its calls are cancelled).

@@ -237,6 +237,12 @@ async function overHttp() {
     const badVersion = await post(url, ping, { "Mcp-Session-Id": transport.sessionId,
                                                "MCP-Protocol-Version": "1999-01-01" });
     check(badVersion.status === 400, "http: an unsupported MCP-Protocol-Version is 400");
+    const sse = await post(url, ping, { "Mcp-Session-Id": transport.sessionId,
+                                        Accept: "text/event-stream" });
+    const event = await sse.text();
+    check(sse.headers.get("content-type")?.startsWith("text/event-stream") &&
+          /^event: message\ndata: \{.*"result":\{\}/.test(event),
+          "http: a client that takes only SSE gets the answer as an event");
     const note = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" },
                             { "Mcp-Session-Id": transport.sessionId });
     check(note.status === 202, "http: a notification is 202");
@@ -253,8 +259,12 @@ async function overHttp() {
     await client.close();
     check(stdout() === "", "http: nothing on stdout");
   } finally {
+    let exited = false;
+    server.on("exit", () => { exited = true; });
     server.kill("SIGTERM");
-    await new Promise((resolve) => server.on("exit", resolve));
+    await until(() => exited, "http: the server to stop on SIGTERM");
+    check(exited, "http: SIGTERM stops the server (no request left waiting)");
+    if (!exited) server.kill("SIGKILL");
   }
 }
 
