@@ -14,13 +14,13 @@ ikigai="$PWD/$build/bin/ikigai"
 [ -d node_modules/@modelcontextprotocol/sdk ] || { echo "npm ci first (the MCP SDK)" >&2; exit 1; }
 out="$PWD/bench/out/mcp-serve"
 rm -rf "$out"
-mkdir -p "$out/home"
+mkdir -p "$out/home" "$out/work"
 printf 'line one\nline two\nline three\n' > "$out/small.txt"
 
 rounds=${ROUNDS:-5}
 mcp_calls=${MCP_CALLS:-200}
 cli_calls=${CLI_CALLS:-20}
-result=$(cd "$out" && HOME="$out/home" node "$OLDPWD/bench/mcp-serve.mjs" "$ikigai" \
+result=$(cd "$out/work" && HOME="$out/home" node "$OLDPWD/bench/mcp-serve.mjs" "$ikigai" \
   "$out/small.txt" "$rounds" "$mcp_calls" "$cli_calls")
 stdio=$(jq .stdio_ms <<<"$result")
 http=$(jq .http_ms <<<"$result")
