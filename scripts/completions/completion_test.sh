@@ -50,7 +50,10 @@ expect() {
   fi
 }
 
-expect "tool trust untrust" ikigai ""
+expect "mcp tool trust untrust" ikigai ""
+expect "serve" ikigai mcp ""
+expect "--help --http" ikigai mcp serve --h
+expect "ask auto auto-edit read-only unrestricted" ikigai mcp serve --permissions ""
 expect "tool trust" ikigai t
 expect "--permissions --prompt --provider" ikigai --p
 expect "ask auto auto-edit read-only unrestricted" ikigai --permissions ""

@@ -2,7 +2,8 @@
 # Installed as share/bash-completion/completions/ikigai; to try it from a
 # checkout: source scripts/completions/ikigai.bash
 #
-# Completes the subcommands (trust, untrust, tool list|show|call|check), the
+# Completes the subcommands (trust, untrust, tool list|show|call|check, mcp
+# serve), the
 # flags and their values, tool names after `tool show|call` (from
 # `ikigai tool list`, cheap thanks to the schema cache), directories after
 # `trust|untrust` and files after `tool check`.
@@ -61,11 +62,13 @@ _ikigai() {
       return 0 ;;
     --model)
       return 0 ;;  # any name the provider knows
+    --http)
+      return 0 ;;  # [HOST:]PORT
     --resume)
       if [[ $cur != -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$(_ikigai_session_ids)" -- "$cur")
         # An id is optional: `--resume tool ...` is not an id.
-        [[ -z $cur ]] && COMPREPLY+=(trust untrust tool)
+        [[ -z $cur ]] && COMPREPLY+=(trust untrust tool mcp)
         return 0
       fi ;;
     -p|--prompt)
@@ -81,11 +84,15 @@ _ikigai() {
       case $word in
         --permissions|--provider|--output|--model) ((i++)) ;;
         --trust) trust=1 ;;
-        trust|untrust|tool) path=("$word") ;;
+        trust|untrust|tool|mcp) path=("$word") ;;
       esac
     elif [[ ${path[0]} == tool && ${#path[@]} == 1 ]]; then
       case $word in
         list|show|call|check) path+=("$word") ;;
+      esac
+    elif [[ ${path[0]} == mcp && ${#path[@]} == 1 ]]; then
+      case $word in
+        serve) path+=("$word") ;;
       esac
     elif [[ $word != -* ]]; then
       args+=("$word")
@@ -98,7 +105,7 @@ _ikigai() {
         mapfile -t COMPREPLY < <(compgen -W "-p --prompt --output --provider --model --resume
           --permissions --max-rounds --trust --version -V --help -h" -- "$cur")
       else
-        mapfile -t COMPREPLY < <(compgen -W "trust untrust tool" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "trust untrust tool mcp" -- "$cur")
       fi ;;
     trust|untrust)
       if [[ $cur == -* ]]; then
@@ -127,6 +134,15 @@ _ikigai() {
       elif ((${#args[@]} == 0)); then
         mapfile -t COMPREPLY < <(compgen -W "$(_ikigai_tool_names "${COMP_WORDS[0]}" "$trust")" -- "$cur")
       fi ;;  # then ARGS: a JSON object, or - for stdin
+    mcp)
+      if [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "--help" -- "$cur")
+      else
+        mapfile -t COMPREPLY < <(compgen -W "serve" -- "$cur")
+      fi ;;
+    "mcp serve")
+      [[ $cur == -* ]] &&
+        mapfile -t COMPREPLY < <(compgen -W "--http --permissions --trust --help" -- "$cur") ;;
     "tool check")
       if [[ $cur == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "--help" -- "$cur")

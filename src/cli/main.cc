@@ -13,6 +13,8 @@
 //          [--max-rounds N]
 //   ikigai trust [DIR]              trust a folder's .ikigai/ (tools, config)
 //   ikigai untrust [DIR]            stop trusting it
+//   ikigai mcp serve [--http [HOST:]PORT] [--permissions MODE]
+//                                   offer the tools to MCP clients (src/mcpserver/)
 //   ikigai --version
 // --trust trusts the working directory for one run (REPL, -p, tool).
 #include <malloc.h>
@@ -20,6 +22,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -27,6 +30,7 @@
 
 #include "base/format.h"
 #include "base/visible_text.h"
+#include "mcpserver/serve.h"
 #include "oneshot/oneshot.h"
 #include "repl/repl.h"
 #include "repl/trust_prompt.h"
@@ -120,6 +124,37 @@ int Run(int argc, char** argv) {
       "check", "Check executables against the tool protocol; exit 1 if a rule is broken");
   check->add_option("PATH", check_paths, "Tool executables")->required();
 
+  // `ikigai mcp ...`: a table, one entry per subcommand, each run with the
+  // host (configuration, tools, sandbox) loaded for the mode it asks for.
+  struct McpCommand {
+    CLI::App* command;
+    std::string default_permissions;  // when --permissions is not given
+    std::function<int(const session::HostContext&)> run;
+  };
+  std::vector<McpCommand> mcp_commands;
+  CLI::App* mcp = app.add_subcommand(
+      "mcp", "Model Context Protocol: offer the tools to MCP clients (README: MCP)");
+  mcp->require_subcommand(1);
+  std::string serve_http;
+  CLI::App* mcp_serve = mcp->add_subcommand(
+      "serve", "Offer the tools to an MCP client: on stdin/stdout, or over HTTP with --http");
+  CLI::Option* serve_http_option =
+      mcp_serve->add_option("--http", serve_http,
+                            "Streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST "
+                            "default 127.0.0.1; PORT 0: any free port, printed on stderr)");
+  mcp_serve
+      ->add_option("--permissions", permissions_mode,
+                   "What tools may do: auto (default here: the MCP client approves), ask "
+                   "(calls needing approval are refused), read-only, auto-edit, unrestricted")
+      ->check(CLI::IsMember({"read-only", "ask", "auto-edit", "auto", "unrestricted"}));
+  mcp_serve->add_flag("--trust", trust_once,
+                      "Trust this folder's .ikigai/ (tools, config) for this run only");
+  mcp_commands.push_back({mcp_serve, "auto", [&](const session::HostContext& host) {
+                            mcpserver::ServeOptions options{std::nullopt, IKIGAI_VERSION};
+                            if (*serve_http_option) options.http = serve_http;
+                            return mcpserver::RunServe(host, options);
+                          }});
+
   // What the sandbox allows on this machine, worked out only for --help.
   app.footer([] {
     config::ConfigFiles files = config::DefaultConfigFiles();
@@ -169,6 +204,20 @@ int Run(int argc, char** argv) {
     }
     return toolcmd::CheckTools(check_paths, config->tools.defaults, std::cout,
                                config->schema_timeout);
+  }
+  if (*mcp) {
+    if (!trust_state.trusted && !trust_state.contents.empty())
+      std::cerr << session::SkippedMessage(trust_state) << "\n";
+    for (const McpCommand& entry : mcp_commands) {
+      if (!*entry.command) continue;
+      auto host = session::LoadHostContext(
+          trust_state, {permissions_mode.empty() ? entry.default_permissions : permissions_mode});
+      if (!host) {
+        std::cerr << "ikigai: " << VisibleText(host.error(), Layout::kKeep) << "\n";
+        return 2;
+      }
+      return entry.run(*host);
+    }
   }
   if (*call && call_args == "-") {
     call_args.assign(std::istreambuf_iterator<char>(std::cin), {});

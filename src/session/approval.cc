@@ -38,7 +38,8 @@ agent::Permission ApprovalPolicy::Decide(const providers::ToolCall& call,
   if (!asker_) {
     return {false,
             "Permission denied: " + decision.reason +
-                " and nobody can approve it here (one-shot mode). Do not try to get around "
+                " and nobody can approve it here (ikigai -p, ikigai mcp serve). Do not try to get "
+                "around "
                 "this; tell the user what you need. To allow it: " +
                 decision.how_to_allow + ".",
             false};
