@@ -1,0 +1,201 @@
+// The server manager against real servers on stdio: the official
+// server-everything (from npm) and testdata/fake_server.js, which hangs,
+// crashes or prints garbage on demand.
+#include "mcpclient/server_manager.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace ikigai::mcpclient {
+namespace {
+
+using json = nlohmann::json;
+
+const std::string kEverything =
+    std::string(IKIGAI_NODE_MODULES) + "/@modelcontextprotocol/server-everything/dist/index.js";
+const std::string kFake = std::string(IKIGAI_MCP_TESTDATA) + "/fake_server.js";
+
+config::McpServerConfig Node(const std::string& name, std::vector<std::string> args) {
+  config::McpServerConfig server;
+  server.name = name;
+  server.source = "test";
+  server.command = "node";
+  server.args = std::move(args);
+  server.startup_timeout = std::chrono::seconds(60);
+  server.tool_timeout = std::chrono::seconds(60);
+  return server;
+}
+
+const registry::Tool* Find(const std::vector<registry::Tool>& tools, const std::string& name) {
+  for (const registry::Tool& tool : tools)
+    if (tool.name == name) return &tool;
+  return nullptr;
+}
+
+std::string OutputOf(const protocol::WrappedJson& wrapped) {
+  return wrapped["result"].value("output", "");
+}
+
+TEST(McpServerManager, CallsServerEverythingsEcho) {
+  ServerManager manager({Node("everything", {kEverything, "stdio"})}, {});
+  manager.StartAll();
+  EXPECT_TRUE(manager.WaitStarted().empty());
+  const auto tools = manager.Tools();
+  const registry::Tool* echo = Find(tools, "mcp__everything__echo");
+  ASSERT_NE(echo, nullptr);
+  EXPECT_EQ(echo->source, registry::Source::kMcp);
+  EXPECT_EQ(echo->mcp_tool, "echo");
+  EXPECT_EQ(echo->schema.parameters["type"], "object");
+  EXPECT_TRUE(echo->schema.parameters["properties"].contains("message"));
+  EXPECT_TRUE(echo->schema.annotations.is_null());  // the server's hints are not trusted
+  const auto wrapped = manager.Call(*echo, {{"message", "hello mcp"}}, -1);
+  EXPECT_EQ(wrapped["tool_success"], true) << wrapped.dump();
+  EXPECT_EQ(OutputOf(wrapped), "Echo: hello mcp");
+  const auto status = manager.Status();
+  ASSERT_EQ(status.size(), 1u);
+  EXPECT_EQ(status[0].state, ServerState::kReady);
+  EXPECT_FALSE(status[0].tools.empty());
+}
+
+TEST(McpServerManager, AServerThatHangsAtInitializeIsGivenUpWithOneLine) {
+  auto hang = Node("hang", {kFake, "hang"});
+  hang.startup_timeout = std::chrono::milliseconds(300);
+  ServerManager manager({hang, Node("fine", {kFake, "ok"})}, {});
+  manager.StartAll();
+  const auto lines = manager.WaitStarted();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0],
+            "MCP server 'hang' is not available: no answer to initialize within 300 ms; going "
+            "on without it");
+  EXPECT_TRUE(manager.WaitStarted().empty());  // told once
+  const auto status = manager.Status();
+  EXPECT_EQ(status[0].state, ServerState::kFailed);
+  EXPECT_EQ(status[1].state, ServerState::kReady);
+  EXPECT_NE(Find(manager.Tools(), "mcp__fine__env"), nullptr);
+  EXPECT_EQ(manager.RequiredFailure(), "");
+}
+
+TEST(McpServerManager, ARequiredServerThatFailsIsSaid) {
+  auto hang = Node("hang", {kFake, "hang"});
+  hang.startup_timeout = std::chrono::milliseconds(100);
+  hang.required = true;
+  ServerManager manager({hang}, {});
+  manager.StartAll();
+  manager.WaitStarted();
+  EXPECT_EQ(manager.RequiredFailure(),
+            "MCP server 'hang' (required) failed to start: no answer to initialize within 100 "
+            "ms. Fix it in test, or set \"required\": false");
+}
+
+TEST(McpServerManager, AServerPrintingGarbageFailsClearly) {
+  ServerManager manager({Node("noisy", {kFake, "garbage"})}, {});
+  manager.StartAll();
+  const auto lines = manager.WaitStarted();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("MCP server 'noisy' is not available: initialize failed: the server "
+                          "printed something that is not a JSON-RPC message on stdout: \"Server "
+                          "starting on port 1234...\""),
+            std::string::npos)
+      << lines[0];
+}
+
+TEST(McpServerManager, AMissingCommandFailsClearly) {
+  auto server = Node("gone", {});
+  server.command = "no-such-mcp-server-here";
+  ServerManager manager({server}, {});
+  manager.StartAll();
+  const auto lines = manager.WaitStarted();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_TRUE(lines[0].starts_with(
+      "MCP server 'gone' is not available: command \"no-such-mcp-server-here\" not found in PATH"))
+      << lines[0];
+}
+
+TEST(McpServerManager, AServerThatDiesMidCallGivesAnErrorAndIsStartedAgain) {
+  const std::string marker = ::testing::TempDir() + "mcp-crash-" + std::to_string(::getpid());
+  std::filesystem::remove(marker);
+  ServerManager manager({Node("fake", {kFake, "ok", marker})}, {});
+  manager.StartAll();
+  manager.WaitStarted();
+  const auto tools = manager.Tools();
+  const registry::Tool* crash = Find(tools, "mcp__fake__crash");
+  ASSERT_NE(crash, nullptr);
+  const auto first = manager.Call(*crash, json::object(), -1);
+  EXPECT_EQ(first["tool_success"], false);
+  EXPECT_EQ(first["error_code"], "TOOL_CRASHED");
+  const std::string error = first["error"];
+  EXPECT_NE(error.find("stopped during the call (the server exited with code 3; its stderr: "
+                       "fake: about to crash)"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(manager.Status()[0].state, ServerState::kFailed);
+  const auto second = manager.Call(*crash, json::object(), -1);
+  EXPECT_EQ(second["tool_success"], true) << second.dump();
+  EXPECT_EQ(OutputOf(second), "survived");
+  EXPECT_EQ(manager.Status()[0].state, ServerState::kReady);
+  std::filesystem::remove(marker);
+}
+
+TEST(McpServerManager, TheServerSeesTheAllowListNeverTheApiKeys) {
+  ::setenv("ANTHROPIC_API_KEY", "sk-secret", 1);
+  ::setenv("MCP_TEST_PASSED_ON", "1", 1);
+  ::setenv("MCP_TEST_NOT_PASSED", "1", 1);
+  auto server = Node("fake", {kFake, "ok"});
+  server.env_vars = {"MCP_TEST_PASSED_ON"};
+  server.env = {{"MCP_TEST_SET", "x"}};
+  ServerManager manager({server}, {});
+  manager.StartAll();
+  manager.WaitStarted();
+  const auto tools = manager.Tools();
+  const auto wrapped = manager.Call(*Find(tools, "mcp__fake__env"), json::object(), -1);
+  const std::string names = OutputOf(wrapped);
+  EXPECT_EQ(names.find("ANTHROPIC_API_KEY"), std::string::npos) << names;
+  EXPECT_EQ(names.find("MCP_TEST_NOT_PASSED"), std::string::npos);
+  EXPECT_NE(names.find("MCP_TEST_PASSED_ON"), std::string::npos);
+  EXPECT_NE(names.find("MCP_TEST_SET"), std::string::npos);
+  EXPECT_NE(names.find("PATH"), std::string::npos);
+  ::unsetenv("ANTHROPIC_API_KEY");
+}
+
+TEST(McpServerManager, EnabledAndDisabledToolsFilterTheList) {
+  auto only = Node("only", {kFake, "ok"});
+  only.enabled_tools = std::vector<std::string>{"env", "image"};
+  only.disabled_tools = {"image"};
+  auto off = Node("off", {kFake, "ok"});
+  off.enabled = false;
+  ServerManager manager({only, off}, {});
+  manager.StartAll();
+  manager.WaitStarted();
+  std::vector<std::string> names;
+  for (const registry::Tool& tool : manager.Tools()) names.push_back(tool.name);
+  EXPECT_EQ(names, std::vector<std::string>{"mcp__only__env"});
+  EXPECT_EQ(manager.Status().size(), 1u);  // the disabled server is not started
+}
+
+TEST(McpServerManager, ImagesAreSummarized) {
+  ServerManager manager({Node("fake", {kFake, "ok"})}, {});
+  manager.StartAll();
+  manager.WaitStarted();
+  const auto tools = manager.Tools();
+  EXPECT_EQ(OutputOf(manager.Call(*Find(tools, "mcp__fake__image"), json::object(), -1)),
+            "here:\n[image/png, 3 bytes]");
+}
+
+TEST(McpServerManager, AnHttpServerFailsClearlyUntilTheTransportIsBuilt) {
+  config::McpServerConfig web;
+  web.name = "web";
+  web.url = "http://127.0.0.1:1/mcp";
+  ServerManager manager({web}, {});
+  manager.StartAll();
+  const auto lines = manager.WaitStarted();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0],
+            "MCP server 'web' is not available: the HTTP transport is not built into "
+            "this ikigai; going on without it");
+}
+
+}  // namespace
+}  // namespace ikigai::mcpclient
