@@ -219,7 +219,7 @@ int Run(int argc, char** argv) {
   }
   if (*list) return session::ListTools(*host, std::cout);
   if (*show) return session::ShowTool(*host, show_name, std::cout, std::cerr);
-  for (const auto& line : session::NoticeLines(host->sandbox_notice)) {
+  for (const auto& line : session::NoticeLines(host->sandbox_notice + host->mcp_notice)) {
     std::cerr << "ikigai: " << line << "\n";
   }
   return toolcmd::CallTool(*host, call_name, call_args, std::cout);

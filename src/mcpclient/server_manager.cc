@@ -1,6 +1,8 @@
 #include "mcpclient/server_manager.h"
 
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -198,10 +200,16 @@ void ServerManager::StartServer(Server& server) {
 }
 
 void ServerManager::StartAll() {
+  // The threads (and the readers they start) inherit the mask: every signal
+  // goes to the host's main thread, as the REPL expects.
+  sigset_t all, previous;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
   for (auto& server : servers_) {
     Server* raw = server.get();
     raw->starter = std::thread([this, raw] { StartServer(*raw); });
   }
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
 std::vector<std::string> ServerManager::WaitStarted(int cancel_fd) {
@@ -289,6 +297,7 @@ std::vector<registry::Tool> ServerManager::Tools() const {
     tool.schema.description = entry.tool.description;
     json parameters = entry.tool.input_schema;
     parameters["type"] = "object";
+    parameters.erase("$schema");  // some providers refuse it in a tool's parameters
     if (!parameters.contains("properties") || !parameters["properties"].is_object())
       parameters["properties"] = json::object();
     if (!parameters.contains("required") || !parameters["required"].is_array())

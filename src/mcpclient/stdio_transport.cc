@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -94,7 +95,12 @@ Result<bool, std::string> StdioTransport::Start(TransportEvents events) {
   }
   wake_read_.Reset(wake[0]);
   wake_write_.Reset(wake[1]);
+  // Signals go to the host's main thread, not to the reader.
+  sigset_t all, previous;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
   reader_ = std::thread([this] { ReadLoop(); });
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   return true;
 }
 
