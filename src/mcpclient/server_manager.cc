@@ -154,6 +154,11 @@ Result<std::unique_ptr<Transport>, std::string> ServerManager::MakeTransport(Ser
         host_tmp && !host_tmp->empty() && *host_tmp != temp_dir)
       extra.emplace_back("TMPDIR", temp_dir);
   }
+  // The session's scratch directory marks the server as the session's: the
+  // host guard ends what it left behind should the host die.
+  for (const char* name : {"IKIGAI_SESSION_DIR", "IKIGAI_SESSION_ID"}) {
+    if (auto value = options_.env(name)) extra.emplace_back(name, *value);
+  }
   command.env = ServerEnvironment(config, options_.env, extra);
   return std::unique_ptr<Transport>(std::make_unique<StdioTransport>(std::move(command)));
 }

@@ -15,6 +15,7 @@
 
 #include "base/utf8.h"
 #include "protocol/parse_json.h"
+#include "spawning/host_guard.h"
 #include "spawning/spawn.h"
 
 namespace ikigai::mcpclient {
@@ -81,6 +82,8 @@ Result<bool, std::string> StdioTransport::Start(TransportEvents events) {
   auto child = spawning::Spawn(request);
   if (!child) return Err(std::move(child.error()));
   pid_ = child->pid;
+  // Should the host die without stopping it, the guard ends it.
+  spawning::TellHostGuard(pid_);
   stdin_fd_ = std::move(child->stdin_fd);
   stdout_fd_ = std::move(child->stdout_fd);
   stderr_fd_ = std::move(child->stderr_fd);
