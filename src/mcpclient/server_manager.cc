@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <set>
@@ -337,6 +338,7 @@ std::vector<ServerStatus> ServerManager::Status() const {
     for (const registry::Tool& tool : tools) {
       if (tool.mcp_server == server->config.name) status.tools.push_back(tool.name);
     }
+    std::sort(status.tools.begin(), status.tools.end());
     out.push_back(std::move(status));
   }
   return out;

@@ -199,13 +199,16 @@ void StdioTransport::ReadLoop() {
     }
     const int ready = ::poll(fds, 4, timeout);
     if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) {  // closed stdout long ago and still running, or wrote garbage
+    if (ready == 0) {  // past the grace: closed stdout or was closed, and still running
       ::kill(-pid_, SIGKILL);
       grace_end = std::chrono::steady_clock::time_point::max();
       continue;
     }
     if (fds[3].revents != 0) {
-      ::kill(-pid_, SIGKILL);
+      // Close: its stdin is closed already; SIGTERM, then SIGKILL after the
+      // grace (MCP's stdio shutdown).
+      ::kill(-pid_, SIGTERM);
+      grace_end = std::chrono::steady_clock::now() + std::chrono::milliseconds(kExitGraceMs);
       char drain[16];
       while (::read(wake_read_.get(), drain, sizeof drain) > 0) {
       }
