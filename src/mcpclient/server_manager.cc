@@ -98,8 +98,22 @@ std::vector<std::string> ServerEnvironment(
   return out;
 }
 
+Result<std::map<std::string, std::string>, std::string> HttpHeaders(
+    const config::McpServerConfig& server, const config::VariableLookup& env) {
+  std::map<std::string, std::string> headers = server.headers;
+  if (!server.bearer_token_env_var.empty()) {
+    const auto token = env(server.bearer_token_env_var);
+    if (!token || token->empty()) {
+      return Err("bearer_token_env_var: " + server.bearer_token_env_var +
+                 " is not set (set it to the server's token)");
+    }
+    headers["Authorization"] = "Bearer " + *token;
+  }
+  return headers;
+}
+
 Result<std::unique_ptr<Transport>, std::string> DefaultHttpTransport(
-    const config::McpServerConfig&) {
+    const config::McpServerConfig&, const std::map<std::string, std::string>&) {
   // The Streamable HTTP client is built apart (branch mcp-http); until it is
   // wired in here, a url server fails clearly.
   return Err(std::string("the HTTP transport is not built into this ikigai"));
@@ -120,7 +134,11 @@ ServerManager::~ServerManager() { StopAll(); }
 
 Result<std::unique_ptr<Transport>, std::string> ServerManager::MakeTransport(Server& server) {
   const config::McpServerConfig& config = server.config;
-  if (config.is_http()) return options_.http(config);
+  if (config.is_http()) {
+    auto headers = HttpHeaders(config, options_.env);
+    if (!headers) return Err(std::move(headers.error()));
+    return options_.http(config, *headers);
+  }
   std::vector<std::pair<std::string, std::string>> extra;
   StdioCommand command{config.command, config.args, {}, config.cwd};
   if (options_.sandbox) {

@@ -16,6 +16,7 @@
 
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -53,14 +54,21 @@ std::vector<std::string> ServerEnvironment(
     const config::McpServerConfig& server, const config::VariableLookup& host_env,
     const std::vector<std::pair<std::string, std::string>>& extra = {});
 
-// Makes the transport for an HTTP server (the Streamable HTTP client);
-// errors are one line.
+// Makes the transport for an HTTP server (the Streamable HTTP client) for
+// server.url with these headers (the configured ones, and "Authorization:
+// Bearer ..." from bearer_token_env_var); errors are one line.
 using HttpTransportFactory = std::function<Result<std::unique_ptr<Transport>, std::string>(
-    const config::McpServerConfig& server)>;
+    const config::McpServerConfig& server, const std::map<std::string, std::string>& headers)>;
 
-// The transport for a `url` server until the HTTP client is built in.
+// The factory point for `url` servers: the Streamable HTTP client goes here
+// (until it is built in, such a server fails saying so).
 Result<std::unique_ptr<Transport>, std::string> DefaultHttpTransport(
-    const config::McpServerConfig& server);
+    const config::McpServerConfig& server, const std::map<std::string, std::string>& headers);
+
+// The headers of an HTTP server's requests; an unset bearer_token_env_var
+// is an error naming it.
+Result<std::map<std::string, std::string>, std::string> HttpHeaders(
+    const config::McpServerConfig& server, const config::VariableLookup& env);
 
 struct ManagerOptions {
   std::shared_ptr<sandbox::Sandbox> sandbox = nullptr;  // null: servers run unconfined

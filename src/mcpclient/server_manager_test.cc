@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 namespace ikigai::mcpclient {
 namespace {
@@ -173,6 +175,100 @@ TEST(McpServerManager, EnabledAndDisabledToolsFilterTheList) {
   for (const registry::Tool& tool : manager.Tools()) names.push_back(tool.name);
   EXPECT_EQ(names, std::vector<std::string>{"mcp__only__env"});
   EXPECT_EQ(manager.Status().size(), 1u);  // the disabled server is not started
+}
+
+// Waits for a file the fake server writes (its own pace, not a timing).
+std::string WaitForFile(const std::string& path) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::ifstream in(path);
+    std::string text;
+    if (in && std::getline(in, text) && !text.empty()) return text;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return {};
+}
+
+TEST(McpServerManager, CancellingACallTellsTheServer) {
+  const std::string marker = ::testing::TempDir() + "mcp-cancel-" + std::to_string(::getpid());
+  std::filesystem::remove(marker + ".started");
+  std::filesystem::remove(marker + ".cancelled");
+  ServerManager manager({Node("fake", {kFake, "ok", marker})}, {});
+  manager.StartAll();
+  manager.WaitStarted();
+  const auto tools = manager.Tools();
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::thread user([&] {
+    const std::string id = WaitForFile(marker + ".started");
+    EXPECT_FALSE(id.empty());
+    ASSERT_EQ(::write(fds[1], "x", 1), 1);
+  });
+  const auto wrapped = manager.Call(*Find(tools, "mcp__fake__slow"), json::object(), fds[0]);
+  user.join();
+  EXPECT_EQ(wrapped["error_code"], "CANCELLED") << wrapped.dump();
+  const json cancelled = json::parse(WaitForFile(marker + ".cancelled"));
+  EXPECT_EQ(std::to_string(cancelled["requestId"].get<long>()), WaitForFile(marker + ".started"));
+  EXPECT_EQ(cancelled["reason"], "cancelled by the user");
+  ::close(fds[0]);
+  ::close(fds[1]);
+  std::filesystem::remove(marker + ".started");
+  std::filesystem::remove(marker + ".cancelled");
+}
+
+TEST(McpServerManager, ACallPastItsTimeoutIsCancelledOnTheServer) {
+  const std::string marker = ::testing::TempDir() + "mcp-timeout-" + std::to_string(::getpid());
+  std::filesystem::remove(marker + ".cancelled");
+  auto server = Node("fake", {kFake, "ok", marker});
+  server.tool_timeout = std::chrono::milliseconds(200);
+  ServerManager manager({server}, {});
+  manager.StartAll();
+  manager.WaitStarted();
+  const auto tools = manager.Tools();
+  const auto wrapped = manager.Call(*Find(tools, "mcp__fake__slow"), json::object(), -1);
+  EXPECT_EQ(wrapped["error_code"], "TOOL_TIMEOUT");
+  EXPECT_NE(wrapped["error"].get<std::string>().find("mcp_servers.fake.tool_timeout_ms"),
+            std::string::npos);
+  EXPECT_EQ(json::parse(WaitForFile(marker + ".cancelled"))["reason"], "timed out");
+  std::filesystem::remove(marker + ".started");
+  std::filesystem::remove(marker + ".cancelled");
+}
+
+TEST(McpServerManager, AnHttpServerGetsItsHeadersAndBearerToken) {
+  config::McpServerConfig web;
+  web.name = "web";
+  web.url = "http://127.0.0.1:1/mcp";
+  web.headers = {{"X-Team", "a"}};
+  web.bearer_token_env_var = "WEB_TOKEN";
+  auto headers = HttpHeaders(web, [](const std::string& name) -> std::optional<std::string> {
+    if (name == "WEB_TOKEN") return "t0k";
+    return std::nullopt;
+  });
+  ASSERT_TRUE(headers) << headers.error();
+  EXPECT_EQ(*headers,
+            (std::map<std::string, std::string>{{"Authorization", "Bearer t0k"}, {"X-Team", "a"}}));
+  auto unset = HttpHeaders(web, [](const std::string&) { return std::optional<std::string>(); });
+  ASSERT_FALSE(unset);
+  EXPECT_EQ(unset.error(),
+            "bearer_token_env_var: WEB_TOKEN is not set (set it to the server's token)");
+  // The factory gets them.
+  std::map<std::string, std::string> seen;
+  ManagerOptions options;
+  options.env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "WEB_TOKEN") return "t0k";
+    return std::nullopt;
+  };
+  options.http = [&](const config::McpServerConfig&, const std::map<std::string, std::string>& h)
+      -> Result<std::unique_ptr<Transport>, std::string> {
+    seen = h;
+    return Err(std::string("no network in this test"));
+  };
+  ServerManager manager({web}, options);
+  manager.StartAll();
+  EXPECT_EQ(manager.WaitStarted(),
+            std::vector<std::string>{"MCP server 'web' is not available: no network in this test; "
+                                     "going on without it"});
+  EXPECT_EQ(seen.at("Authorization"), "Bearer t0k");
 }
 
 TEST(McpServerManager, ImagesAreSummarized) {

@@ -1,7 +1,9 @@
 // A misbehaving MCP server over stdio for ikigai's client tests, speaking
 // raw JSON-RPC lines. The mode (argv[2]) says how it misbehaves:
 //   ok       answers like a server: tools "env" (its environment's names),
-//            "crash" (see below) and "image" (text and an image)
+//            "crash" (see below), "image" (text and an image) and "slow"
+//            (never answers; writes MARKER.started when called and
+//            MARKER.cancelled when told notifications/cancelled)
 //   hang     reads initialize and never answers
 //   garbage  prints a line that is not JSON instead of answering
 // "crash" exits with code 3 on its first call in a process whose marker file
@@ -30,6 +32,7 @@ rl.on('line', (line) => {
         annotations: { readOnlyHint: true } },
       { name: 'crash', description: 'Dies once', inputSchema: { type: 'object' } },
       { name: 'image', description: 'An image', inputSchema: { type: 'object' } },
+      { name: 'slow', description: 'Never answers', inputSchema: { type: 'object' } },
     ] } });
   } else if (msg.method === 'tools/call') {
     const name = msg.params.name;
@@ -43,12 +46,16 @@ rl.on('line', (line) => {
         process.exit(3);
       }
       send({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'survived' }] } });
+    } else if (name === 'slow') {
+      fs.writeFileSync(marker + '.started', String(msg.id));
     } else if (name === 'image') {
       send({ jsonrpc: '2.0', id: msg.id, result: { content: [
         { type: 'text', text: 'here:' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }] } });
     } else {
       send({ jsonrpc: '2.0', id: msg.id, error: { code: -32602, message: 'Unknown tool: ' + name } });
     }
+  } else if (msg.method === 'notifications/cancelled') {
+    fs.writeFileSync(marker + '.cancelled', JSON.stringify(msg.params));
   } else if (msg.id !== undefined && msg.method) {
     send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'no' } });
   }
