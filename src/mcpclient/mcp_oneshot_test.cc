@@ -127,6 +127,22 @@ TEST_F(McpOneShotTest, TheModelCallsEverythingsEchoAndGetsTheAnswer) {
   EXPECT_EQ(result["result"]["output"], "Echo: hello-mcp");
 }
 
+// echo says readOnlyHint: true, but a server's hints are not trusted: in
+// ask mode, where -p cannot ask, the call is refused like any other tool's.
+TEST_F(McpOneShotTest, AServersReadOnlyHintIsNotTrustedForApproval) {
+  Configure({{"everything", Node({kEverything, "stdio"})}});
+  ToolRun run = testing::RunExecutable(kIkigai, "",
+                                       {.argv_extra = {"--permissions", "ask", "-p", "mcp-echo"},
+                                        .env = Environment(),
+                                        .cwd = project(),
+                                        .timeout = std::chrono::seconds(120)});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const auto requests = Requests();
+  ASSERT_EQ(requests.size(), 2u);
+  const json result = ResultFor(requests[1], "call_echo");
+  EXPECT_EQ(result["error_code"], "PERMISSION_DENIED") << result;
+}
+
 TEST_F(McpOneShotTest, ToolCallReachesAnMcpTool) {
   Configure({{"everything", Node({kEverything, "stdio"})}});
   auto run = Ikigai({"tool", "call", "mcp__everything__echo", R"({"message": "direct"})"});

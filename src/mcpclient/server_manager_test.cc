@@ -271,6 +271,16 @@ TEST(McpServerManager, AnHttpServerGetsItsHeadersAndBearerToken) {
   EXPECT_EQ(seen.at("Authorization"), "Bearer t0k");
 }
 
+TEST(McpServerManager, ToolsListChangedListsTheToolsAgain) {
+  ServerManager manager({Node("fake", {kFake, "ok"})}, {});
+  manager.StartAll();
+  manager.WaitStarted();
+  const auto before = manager.Tools();
+  EXPECT_EQ(Find(before, "mcp__fake__grown"), nullptr);
+  EXPECT_EQ(OutputOf(manager.Call(*Find(before, "mcp__fake__grow"), json::object(), -1)), "grown");
+  EXPECT_NE(Find(manager.Tools(), "mcp__fake__grown"), nullptr);
+}
+
 TEST(McpServerManager, ImagesAreSummarized) {
   ServerManager manager({Node("fake", {kFake, "ok"})}, {});
   manager.StartAll();

@@ -3,7 +3,9 @@
 //   ok       answers like a server: tools "env" (its environment's names),
 //            "crash" (see below), "image" (text and an image) and "slow"
 //            (never answers; writes MARKER.started when called and
-//            MARKER.cancelled when told notifications/cancelled)
+//            MARKER.cancelled when told notifications/cancelled) and "grow"
+//            (adds the tool "grown", saying notifications/tools/list_changed
+//            before its answer)
 //   hang     reads initialize and never answers
 //   garbage  prints a line that is not JSON instead of answering
 // "crash" exits with code 3 on its first call in a process whose marker file
@@ -14,6 +16,7 @@ const readline = require('readline');
 const mode = process.argv[2] || 'ok';
 const marker = process.argv[3] || '';
 const send = (m) => process.stdout.write(JSON.stringify(m) + '\n');
+let grown = false;
 const rl = readline.createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   const msg = JSON.parse(line);
@@ -33,7 +36,8 @@ rl.on('line', (line) => {
       { name: 'crash', description: 'Dies once', inputSchema: { type: 'object' } },
       { name: 'image', description: 'An image', inputSchema: { type: 'object' } },
       { name: 'slow', description: 'Never answers', inputSchema: { type: 'object' } },
-    ] } });
+      { name: 'grow', description: 'Adds a tool', inputSchema: { type: 'object' } },
+    ].concat(grown ? [{ name: 'grown', description: 'New', inputSchema: { type: 'object' } }] : []) } });
   } else if (msg.method === 'tools/call') {
     const name = msg.params.name;
     if (name === 'env') {
@@ -46,6 +50,10 @@ rl.on('line', (line) => {
         process.exit(3);
       }
       send({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'survived' }] } });
+    } else if (name === 'grow') {
+      grown = true;
+      send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      send({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'grown' }] } });
     } else if (name === 'slow') {
       fs.writeFileSync(marker + '.started', String(msg.id));
     } else if (name === 'image') {
