@@ -198,9 +198,12 @@ void ServerManager::StartServer(Server& server) {
     std::lock_guard lock(server.mutex);
     if (server.stopping) return;
     server.client = client;
-    client->OnToolsChanged([raw = &server] {
-      std::lock_guard inner(raw->mutex);
-      raw->tools_stale = true;
+    client->OnToolsChanged([this, raw = &server] {
+      {
+        std::lock_guard inner(raw->mutex);
+        raw->tools_stale = true;
+      }
+      tools_changed_ = true;
     });
   }
   if (auto connected = client->Connect(server.config.startup_timeout); !connected) {

@@ -14,6 +14,7 @@
 // env_vars and env; never the API keys.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <map>
@@ -98,6 +99,9 @@ class ServerManager : public executor::RemoteTools {
   // mcp__SERVER__TOOL, after enabled_tools and disabled_tools.
   std::vector<registry::Tool> Tools() const;
   std::vector<ServerStatus> Status() const;
+  // Whether a server said its tools changed (notifications/tools/
+  // list_changed) since the last call: Tools() then lists them again.
+  bool TakeToolsChanged() { return tools_changed_.exchange(false); }
   bool empty() const { return servers_.empty(); }
 
   protocol::WrappedJson Call(const registry::Tool& tool, const nlohmann::json& arguments,
@@ -113,6 +117,7 @@ class ServerManager : public executor::RemoteTools {
 
   std::vector<std::unique_ptr<Server>> servers_;
   ManagerOptions options_;
+  std::atomic<bool> tools_changed_{false};
 };
 
 }  // namespace ikigai::mcpclient

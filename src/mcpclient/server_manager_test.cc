@@ -277,7 +277,10 @@ TEST(McpServerManager, ToolsListChangedListsTheToolsAgain) {
   manager.WaitStarted();
   const auto before = manager.Tools();
   EXPECT_EQ(Find(before, "mcp__fake__grown"), nullptr);
+  EXPECT_FALSE(manager.TakeToolsChanged());
   EXPECT_EQ(OutputOf(manager.Call(*Find(before, "mcp__fake__grow"), json::object(), -1)), "grown");
+  EXPECT_TRUE(manager.TakeToolsChanged());
+  EXPECT_FALSE(manager.TakeToolsChanged());
   EXPECT_NE(Find(manager.Tools(), "mcp__fake__grown"), nullptr);
 }
 

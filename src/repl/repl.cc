@@ -448,6 +448,9 @@ bool Repl::BeginTurn() {
     display_.Notice("Interrupted.");
     return false;
   }
+  // A server said its tools changed: the model gets the new list.
+  if (host_.mcp && host_.mcp->TakeToolsChanged())
+    registry_.Set(session::WithCurrentMcpTools(*registry_.Get(), *host_.mcp));
   return true;
 }
 

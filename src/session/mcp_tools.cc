@@ -64,6 +64,19 @@ Result<std::shared_ptr<const registry::Registry>, std::string> WithMcpTools(
   return std::make_shared<const registry::Registry>(std::move(tools), registry->failures());
 }
 
+std::shared_ptr<const registry::Registry> WithCurrentMcpTools(
+    const registry::Registry& registry, const mcpclient::ServerManager& manager) {
+  std::vector<registry::Tool> tools;
+  for (const registry::Tool& tool : registry.tools()) {
+    if (tool.source != registry::Source::kMcp) tools.push_back(tool);
+  }
+  const registry::Registry others(tools, {});
+  for (registry::Tool& tool : manager.Tools()) {
+    if (others.Find(tool.name) == nullptr) tools.push_back(std::move(tool));
+  }
+  return std::make_shared<const registry::Registry>(std::move(tools), registry.failures());
+}
+
 std::string McpStatusText(const mcpclient::ServerManager* manager) {
   if (manager == nullptr) {
     return "No MCP servers are configured (mcp_servers in ~/.ikigai/config.json, or a trusted "

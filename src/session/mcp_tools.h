@@ -35,6 +35,11 @@ Result<std::shared_ptr<const registry::Registry>, std::string> WithMcpTools(
     std::shared_ptr<const registry::Registry> registry, mcpclient::ServerManager* manager,
     std::vector<std::string>& notices, int cancel_fd = -1);
 
+// `registry` with its MCP tools replaced by the servers' current ones (after
+// notifications/tools/list_changed).
+std::shared_ptr<const registry::Registry> WithCurrentMcpTools(
+    const registry::Registry& registry, const mcpclient::ServerManager& manager);
+
 // /mcp: each server, its state (and why it failed), its tools.
 std::string McpStatusText(const mcpclient::ServerManager* manager);
 
