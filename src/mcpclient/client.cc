@@ -38,7 +38,7 @@ void Client::Close() {
 }
 
 std::string Client::closed_why() const {
-  std::lock_guard lock(const_cast<std::mutex&>(mutex_));
+  std::lock_guard lock(mutex_);
   return closed_why_;
 }
 

@@ -94,7 +94,7 @@ class Client {
   void HandleClosed(std::string why);
 
   std::unique_ptr<Transport> transport_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<std::int64_t, std::shared_ptr<Pending>> pending_;
   std::int64_t next_id_ = 1;
   std::atomic<bool> closed_ = false;

@@ -150,6 +150,14 @@ TEST_F(McpOneShotTest, ToolCallReachesAnMcpTool) {
   EXPECT_EQ(run.json["result"]["output"], "Echo: direct") << run.out;
   auto list = Ikigai({"tool", "list"});
   EXPECT_NE(list.out.find("mcp__everything__echo (mcp:everything)"), std::string::npos) << list.out;
+  // A server given up is said on stderr by the tool commands too.
+  json hang = Node({kFake, "hang"});
+  hang["startup_timeout_ms"] = 300;
+  Configure({{"everything", Node({kEverything, "stdio"})}, {"hang", hang}});
+  list = Ikigai({"tool", "list"});
+  EXPECT_EQ(list.exit_code, 0);
+  EXPECT_NE(list.err.find("ikigai: MCP server 'hang' is not available"), std::string::npos)
+      << list.err;
 }
 
 TEST_F(McpOneShotTest, AServerThatHangsIsGivenUpWithOneLineAndTheSessionGoesOn) {
