@@ -8,7 +8,7 @@ packages=(
   # build
   cmake g++ make pkg-config git
   nlohmann-json3-dev libre2-dev libcli11-dev
-  libcurl4-openssl-dev libedit-dev libcpp-httplib-dev
+  libcurl4-openssl-dev libssl-dev libedit-dev libcpp-httplib-dev
   # make package (dpkg-shlibdeps computes the package's Depends)
   dpkg-dev
   # tests (groff-base: the man page is rendered with warnings as errors)

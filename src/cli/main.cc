@@ -266,6 +266,10 @@ int Run(int argc, char** argv) {
     if (*resume_option) options.resume = resume_id;
     return oneshot::RunOneShot(*host, options, std::cout, std::cerr);
   }
+  // MCP servers given up: said by every tool command.
+  for (const auto& line : session::NoticeLines(host->mcp_notice)) {
+    std::cerr << "ikigai: " << line << "\n";
+  }
   if (*list) return session::ListTools(*host, std::cout);
   if (*show) return session::ShowTool(*host, show_name, std::cout, std::cerr);
   for (const auto& line : session::NoticeLines(host->sandbox_notice)) {

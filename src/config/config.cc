@@ -148,7 +148,8 @@ Done Walk(const Json& object, std::vector<std::string>& segments, std::vector<st
 
 // `confine_to`: the project's files must stay inside the project (a link
 // to ~/.ssh/... is not followed); a FIFO or a device is refused, not read.
-Done ApplyFile(const std::string& path, const std::string& confine_to, Draft& draft) {
+Done ApplyFile(const std::string& path, const std::string& confine_to, const EnvLookup& env,
+               Draft& draft) {
   if (path.empty()) return std::monostate{};
   auto file = ReadBoundedFile(path, {.max_bytes = kMaxFileSize, .confine_to = confine_to});
   if (!file) return Err(std::move(file).error());
@@ -159,6 +160,19 @@ Done ApplyFile(const std::string& path, const std::string& confine_to, Draft& dr
   if (!json) return Err(path + ": invalid JSON: " + json.error());
   if (!json->is_object()) {
     return Err(path + ": must be a JSON object, got " + std::string(json->type_name()));
+  }
+  // mcp_servers holds free-form entries with fields of their own: read apart.
+  if (auto servers = json->find("mcp_servers"); servers != json->end()) {
+    if (!servers->is_object()) {
+      return Err(path + ": mcp_servers: must be an object of servers by name, got " +
+                 servers->dump());
+    }
+    for (const auto& [name, value] : servers->items()) {
+      auto server = ParseMcpServer(name, value, path, env);
+      if (!server) return Err(path + ": " + server.error());
+      draft.config.mcp_servers.insert_or_assign(name, std::move(*server));
+    }
+    json->erase(servers);
   }
   std::vector<std::string> segments, names;
   return Walk(*json, segments, names, path, draft);
@@ -236,7 +250,7 @@ ConfigFiles DefaultConfigFiles() {
 Result<Config, std::string> LoadConfig(const ConfigFiles& files, const EnvLookup& env) {
   Draft draft;
   for (const std::string* path : {&files.system, &files.user}) {
-    if (auto applied = ApplyFile(*path, "", draft); !applied) {
+    if (auto applied = ApplyFile(*path, "", env, draft); !applied) {
       return Err(std::move(applied).error());
     }
   }
@@ -244,7 +258,7 @@ Result<Config, std::string> LoadConfig(const ConfigFiles& files, const EnvLookup
     // PROJECT/.ikigai/config.json stays inside PROJECT.
     const std::string project_root =
         std::filesystem::path(files.project).parent_path().parent_path().string();
-    if (auto applied = ApplyFile(files.project, project_root, draft); !applied) {
+    if (auto applied = ApplyFile(files.project, project_root, env, draft); !applied) {
       return Err(std::move(applied).error());
     }
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "config/mcp_servers.h"
 #include "executor/executor.h"
 
 namespace ikigai::config {
@@ -56,6 +57,9 @@ struct Config {
   AgentConfig agent;
   PermissionsConfig permissions;
   SandboxConfig sandbox;
+  // mcp_servers.NAME (config/mcp_servers.h); a later file's entry replaces
+  // an earlier one's whole.
+  std::map<std::string, McpServerConfig, std::less<>> mcp_servers;
 };
 
 struct ConfigFiles {

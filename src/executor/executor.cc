@@ -9,6 +9,7 @@
 #include <cstring>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <utility>
 
 #include "base/format.h"
@@ -184,6 +185,9 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
   std::vector<CallResult> results(calls.size());
   std::vector<spawning::Job> jobs;
   std::vector<std::size_t> job_call;  // jobs[k] runs calls[job_call[k]]
+  // Remote calls (MCP tools) take a place among the jobs so that they are
+  // ordered with them: remote[k] is their tool, null for a process.
+  std::vector<const registry::Tool*> remote;
   std::map<std::string, std::vector<std::string>> env_by_key;
   std::vector<std::size_t> writing_calls;
   std::vector<CallAccess> accesses;  // accesses[k] of jobs[k]
@@ -203,6 +207,20 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     }
     if (!call.arguments.is_object()) {
       results[i].wrapped = NotAnObject(call.tool, call.arguments);
+      continue;
+    }
+    if (tool->source == registry::Source::kMcp) {
+      if (!options_.remote_tools) {
+        results[i].wrapped = protocol::WrapFailure(code::kToolNotFound,
+                                                   Quoted(call.tool) +
+                                                       " is an MCP tool and MCP servers are not "
+                                                       "available here. Use another tool.");
+        continue;
+      }
+      jobs.emplace_back();
+      job_call.push_back(i);
+      remote.push_back(tool);
+      accesses.push_back(AccessOf(call, is_read_only(*tool, call)));
       continue;
     }
     const Limits& limits = LimitsFor(call.tool);
@@ -270,6 +288,7 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     }
     jobs.push_back(std::move(job));
     job_call.push_back(i);
+    remote.push_back(nullptr);
     accesses.push_back(AccessOf(call, is_read_only(*tool, call)));
   }
 
@@ -283,12 +302,26 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
   for (std::size_t wave = 0; wave < wave_count; ++wave) {
     std::vector<spawning::Job> wave_jobs;
     std::vector<std::size_t> wave_members;
+    std::vector<std::thread> remote_calls;
     for (std::size_t k = 0; k < jobs.size(); ++k) {
       if (waves[k] != wave) continue;
+      if (remote[k] != nullptr) {
+        remote_calls.emplace_back([&, k] {
+          CallResult& result = results[job_call[k]];
+          const auto start = std::chrono::steady_clock::now();
+          result.wrapped =
+              options_.remote_tools->Call(*remote[k], calls[job_call[k]].arguments, cancel_fd);
+          result.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
+              std::chrono::steady_clock::now() - start);
+        });
+        continue;
+      }
       wave_jobs.push_back(std::move(jobs[k]));
       wave_members.push_back(k);
     }
-    const std::vector<JobOutcome> outcomes = spawning::RunAll(wave_jobs, cancel_fd);
+    const std::vector<JobOutcome> outcomes =
+        wave_jobs.empty() ? std::vector<JobOutcome>() : spawning::RunAll(wave_jobs, cancel_fd);
+    for (std::thread& call : remote_calls) call.join();
     for (std::size_t m = 0; m < outcomes.size(); ++m) {
       CallResult& result = results[job_call[wave_members[m]]];
       result.wrapped = Wrap(result.tool, outcomes[m], LimitsFor(result.tool));

@@ -13,6 +13,11 @@
 // (call_order.h): a read-only tool (readOnlyHint, or what is_read_only
 // says) runs beside anything that does not write its path.
 //
+// Tools that are not processes (registry::Source::kMcp: a tool of an MCP
+// server) go through RemoteTools: each such call runs on a thread of its
+// own within its wave, beside the wave's processes, and is held to the same
+// ordering, cancellation and wrapping.
+//
 // A tool whose schema says "host_api": true gets the host channel as
 // descriptor 3 (hostapi/host_channel.h) for the length of its call.
 //
@@ -60,6 +65,16 @@ using ReadOnlyTest = std::function<bool(const registry::Tool&, const Call&)>;
 using ProfileChooser =
     std::function<std::optional<sandbox::Profile>(const registry::Tool&, const Call&)>;
 
+// Calls of tools that are not processes (MCP tools).
+class RemoteTools {
+ public:
+  virtual ~RemoteTools() = default;
+  // Runs the call and returns what the model sees; a readable `cancel_fd`
+  // stops it (error_code CANCELLED). Called from several threads at once.
+  virtual protocol::WrappedJson Call(const registry::Tool& tool, const nlohmann::json& arguments,
+                                     int cancel_fd) = 0;
+};
+
 struct ExecutorOptions {
   Limits defaults;
   std::map<std::string, Limits, std::less<>> per_tool;  // by tool name
@@ -73,6 +88,8 @@ struct ExecutorOptions {
   // What the host channel offers to tools whose schema asks for it
   // ("host_api": true); null: they get no channel.
   std::shared_ptr<hostapi::Methods> host_api = nullptr;
+  // Who runs registry::Source::kMcp tools; null: such calls fail.
+  std::shared_ptr<RemoteTools> remote_tools = nullptr;
 };
 
 // Whether the tool's schema asks for the host channel ("host_api": true).

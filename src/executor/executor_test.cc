@@ -570,3 +570,71 @@ TEST_F(ExecutorTest, TwoNamesOfOneFileAreOnePath) {
 
 }  // namespace
 }  // namespace ikigai::executor
+
+namespace ikigai::executor {
+namespace {
+
+// Remote tools (MCP) go through RemoteTools, with the call's arguments and
+// the batch's cancel descriptor, beside the process tools of the batch.
+class RecordingRemote : public RemoteTools {
+ public:
+  protocol::WrappedJson Call(const registry::Tool& tool, const nlohmann::json& arguments,
+                             int cancel_fd) override {
+    std::lock_guard lock(mutex);
+    calls.push_back(tool.mcp_tool + " " + arguments.dump());
+    cancel_fds.push_back(cancel_fd);
+    return protocol::WrapSuccess({{"output", "remote " + tool.mcp_tool}});
+  }
+  std::mutex mutex;
+  std::vector<std::string> calls;
+  std::vector<int> cancel_fds;
+};
+
+registry::Tool McpTool(const std::string& name, const std::string& remote_name) {
+  registry::Tool tool;
+  tool.name = name;
+  tool.path = "mcp:srv";
+  tool.source = registry::Source::kMcp;
+  tool.mcp_server = "srv";
+  tool.mcp_tool = remote_name;
+  tool.schema.name = name;
+  return tool;
+}
+
+TEST(ExecutorRemoteTools, AnMcpToolIsCalledThroughRemoteToolsBesideProcesses) {
+  TempDir dir;
+  registry::Tool local;
+  local.name = "local";
+  local.path = spawning::test::Script(dir, "local-tool", "cat >/dev/null; echo '{\"ok\": 1}'");
+  local.source = registry::Source::kProject;
+  const registry::Registry registry({McpTool("mcp__srv__echo", "echo"), local}, {});
+  auto remote = std::make_shared<RecordingRemote>();
+  ExecutorOptions options;
+  options.remote_tools = remote;
+  int cancel[2];
+  ASSERT_EQ(::pipe(cancel), 0);
+  const UniqueFd cancel_read(cancel[0]), cancel_write(cancel[1]);
+  const auto results = Executor(options).Run(
+      registry, {{"c1", "mcp__srv__echo", {{"message", "hi"}}}, {"c2", "local", json::object()}},
+      cancel_read.get());
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].id, "c1");
+  EXPECT_EQ(results[0].wrapped["result"]["output"], "remote echo");
+  EXPECT_EQ(results[1].wrapped.value("result", WrappedJson::object()).value("ok", 0), 1)
+      << results[1].wrapped.dump();
+  EXPECT_EQ(remote->calls, std::vector<std::string>{"echo {\"message\":\"hi\"}"});
+  EXPECT_EQ(remote->cancel_fds, std::vector<int>{cancel_read.get()});
+}
+
+TEST(ExecutorRemoteTools, WithoutRemoteToolsAnMcpCallFailsClearly) {
+  const registry::Registry registry({McpTool("mcp__srv__echo", "echo")}, {});
+  const auto results =
+      Executor(ExecutorOptions{}).Run(registry, {{"c1", "mcp__srv__echo", json::object()}});
+  EXPECT_EQ(results[0].wrapped["error_code"], "TOOL_NOT_FOUND");
+  EXPECT_EQ(results[0].wrapped["error"],
+            "Tool 'mcp__srv__echo' is an MCP tool and MCP servers are not available here. Use "
+            "another tool.");
+}
+
+}  // namespace
+}  // namespace ikigai::executor

@@ -113,6 +113,7 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
       host, [&] { return host.mode; }, subagent_service);
   for (const auto& line : session::NoticeLines(host.sandbox_notice))
     err << "ikigai: " << line << "\n";
+  for (const auto& line : session::NoticeLines(host.mcp_notice)) err << "ikigai: " << line << "\n";
   const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host, host.mode);
   if (!system_prompt.problem.empty())
     err << "ikigai: warning: " << VisibleText(system_prompt.problem, Layout::kKeep) << "\n";

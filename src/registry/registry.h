@@ -15,14 +15,19 @@
 
 namespace ikigai::registry {
 
-enum class Source { kSystem, kUser, kProject };
+// kMcp: a tool of an MCP server (mcpclient/), called through the
+// executor's RemoteTools rather than run as a process.
+enum class Source { kSystem, kUser, kProject, kMcp };
 
 struct Tool {
   std::string name;  // from the file name: file-read-tool -> file_read
-  std::string path;  // the executable
+  std::string path;  // the executable; for kMcp "mcp:SERVER"
   Source source;
   protocol::ToolSchema schema;
   std::vector<std::string> warnings;  // e.g. the schema's name disagrees with the file's
+  // kMcp: the server's name and the tool's own name there.
+  std::string mcp_server = {};
+  std::string mcp_tool = {};
 };
 
 struct DiscoveryFailure {

@@ -12,6 +12,7 @@ namespace ikigai::repl {
 enum class CommandId {
   kTool,
   kRefresh,
+  kMcp,
   kModel,
   kPermissions,
   kStatus,

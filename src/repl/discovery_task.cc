@@ -11,9 +11,10 @@
 namespace ikigai::repl {
 
 DiscoveryTask::DiscoveryTask(discovery::Directories directories,
-                             discovery::DiscoveryOptions options)
+                             discovery::DiscoveryOptions options, Extend extend)
     : directories_(std::move(directories)),
       options_(options),
+      extend_(std::move(extend)),
       event_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
 
 DiscoveryTask::~DiscoveryTask() {
@@ -29,6 +30,7 @@ void DiscoveryTask::Start() {
   thread_ = std::thread([this] {
     result_ =
         std::make_shared<const registry::Registry>(discovery::Discover(directories_, options_));
+    if (extend_) result_ = extend_(result_);
     done_.store(true);
     const std::uint64_t one = 1;
     [[maybe_unused]] const ssize_t n = ::write(event_.get(), &one, sizeof one);

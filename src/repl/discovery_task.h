@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <thread>
 
@@ -15,7 +16,12 @@ namespace ikigai::repl {
 
 class DiscoveryTask {
  public:
-  DiscoveryTask(discovery::Directories directories, discovery::DiscoveryOptions options);
+  // Runs on the task's thread after the scan: what it returns is the result
+  // (the REPL adds the MCP servers' tools, waiting for those still starting).
+  using Extend = std::function<std::shared_ptr<const registry::Registry>(
+      std::shared_ptr<const registry::Registry>)>;
+  DiscoveryTask(discovery::Directories directories, discovery::DiscoveryOptions options,
+                Extend extend = nullptr);
   ~DiscoveryTask();  // waits for the scan (at most the schema timeout)
   DiscoveryTask(const DiscoveryTask&) = delete;
   DiscoveryTask& operator=(const DiscoveryTask&) = delete;
@@ -32,6 +38,7 @@ class DiscoveryTask {
  private:
   discovery::Directories directories_;
   discovery::DiscoveryOptions options_;
+  Extend extend_;
   UniqueFd event_;
   std::atomic<bool> done_{false};
   std::shared_ptr<const registry::Registry> result_;  // written before done_

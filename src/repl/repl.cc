@@ -17,6 +17,7 @@
 #include "session/agent_setup.h"
 #include "session/call_summary.h"
 #include "session/edit_preview.h"
+#include "session/mcp_tools.h"
 #include "session/task_status.h"
 #include "session/tool_sandbox.h"
 
@@ -43,7 +44,10 @@ Repl::Repl(session::HostContext host, ReplOptions options, LineReader& reader, D
       options_(std::move(options)),
       reader_(reader),
       display_(display),
-      discovery_(host_.directories, session::DiscoveryOptionsFor(host_)),
+      discovery_(host_.directories, session::DiscoveryOptionsFor(host_),
+                 [this](std::shared_ptr<const registry::Registry> registry) {
+                   return WithMcp(std::move(registry), mcp_notices_);
+                 }),
       subagents_(std::make_shared<subagents::SubagentService>(
           [this] { return session::SubagentSettingsFor(host_, provider_kind_, model_, Mode()); })),
       executor_(session::ExecutorFor(
@@ -125,7 +129,19 @@ std::string Repl::TakeDiscoveryReport() {
   registry_.Set(registry);
   std::ostringstream problems;
   session::PrintDiscoveryProblems(*registry, problems);
+  for (const std::string& line : mcp_notices_) problems << line << "\n";
+  mcp_notices_.clear();
   return problems.str();
+}
+
+std::shared_ptr<const registry::Registry> Repl::WithMcp(
+    std::shared_ptr<const registry::Registry> registry, std::vector<std::string>& notices) {
+  auto with_mcp = session::WithMcpTools(registry, host_.mcp.get(), notices);
+  if (!with_mcp) {
+    notices.push_back(with_mcp.error());
+    return registry;
+  }
+  return *with_mcp;
 }
 
 void Repl::ReportDiscovery() {
@@ -222,6 +238,10 @@ bool Repl::RunCommand(const Command& command, const std::string& argument) {
     case CommandId::kRefresh:
       Refresh();
       return true;
+    case CommandId::kMcp:
+      EnsureDiscovered(-1);
+      display_.Output(session::McpStatusText(host_.mcp.get()) + "\n");
+      return true;
     case CommandId::kModel:
       ShowModel(argument);
       return true;
@@ -261,9 +281,12 @@ void Repl::Refresh() {
     display_.Warning(session::SkippedMessage(host_.trust));
   }
   display_.Spin("discovering tools");
-  auto registry = std::make_shared<const registry::Registry>(
-      discovery::Discover(host_.directories, session::DiscoveryOptionsFor(host_)));
+  std::vector<std::string> notices;
+  auto registry = WithMcp(std::make_shared<const registry::Registry>(discovery::Discover(
+                              host_.directories, session::DiscoveryOptionsFor(host_))),
+                          notices);
   display_.StopSpinner();
+  for (const std::string& line : notices) display_.Warning(line);
   registry_.Set(registry);
   display_.Output("Tool registry refreshed: " + std::to_string(registry->tools().size()) +
                   " tools loaded\n");
@@ -425,6 +448,9 @@ bool Repl::BeginTurn() {
     display_.Notice("Interrupted.");
     return false;
   }
+  // A server said its tools changed: the model gets the new list.
+  if (host_.mcp && host_.mcp->TakeToolsChanged())
+    registry_.Set(session::WithCurrentMcpTools(*registry_.Get(), *host_.mcp));
   return true;
 }
 

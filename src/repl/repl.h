@@ -61,6 +61,9 @@ class Repl {
   void Clear();
   bool EnsureDiscovered(int cancel_fd);
   std::string TakeDiscoveryReport();
+  // `registry` with the MCP servers' tools; lines to say go to `notices`.
+  std::shared_ptr<const registry::Registry> WithMcp(
+      std::shared_ptr<const registry::Registry> registry, std::vector<std::string>& notices);
   void ReportDiscovery();
   session::HostContext& Host();
   void Farewell();
@@ -77,6 +80,9 @@ class Repl {
   registry::RegistryHolder registry_;
   DiscoveryTask discovery_;
   bool discovery_reported_ = false;
+  // Said with the discovery report: MCP servers given up (written by the
+  // discovery thread before it is done).
+  std::vector<std::string> mcp_notices_;
   // The task tool's subagents: stopped when the REPL ends.
   const std::shared_ptr<subagents::SubagentService> subagents_;
   const executor::Executor executor_;

@@ -260,6 +260,33 @@ TEST_F(ReplTest, ToolNameShowsPathAndSchemaAndUnknownCommandsGetAHint) {
   EXPECT_EQ(repl->Wait(), 0);
 }
 
+TEST_F(ReplTest, McpShowsEachServersStateAndTools) {
+  const std::string fake = std::string(IKIGAI_MCP_TESTDATA) + "/fake_server.js";
+  ::mkdir((home() + "/.ikigai").c_str(), 0755);
+  WriteFile(home() + "/.ikigai/config.json",
+            nlohmann::json{
+                {"mcp_servers",
+                 {{"fake", {{"command", "node"}, {"args", {fake, "ok"}}}},
+                  {"hang",
+                   {{"command", "node"}, {"args", {fake, "hang"}}, {"startup_timeout_ms", 500}}}}}}
+                .dump());
+  auto repl = Start(BaseEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> "));
+  repl->Send("/mcp\r");
+  ASSERT_TRUE(repl->Expect("fake  ready  node " + fake + " ok\n  mcp__fake__crash\n"))
+      << repl->Plain();
+  ASSERT_TRUE(repl->Expect("hang  failed  node " + fake +
+                           " hang\n  why: no answer to initialize within 500 ms"))
+      << repl->Plain();
+  EXPECT_NE(repl->Plain().find("MCP server 'hang' is not available"), std::string::npos)
+      << repl->Plain();
+  repl->Send("/tool mcp__fake__env\r");
+  EXPECT_TRUE(repl->Expect("Tool: mcp__fake__env\nPath: mcp:fake")) << repl->Plain();
+  repl->Send("/quit\r");
+  EXPECT_EQ(repl->Wait(), 0);
+}
+
 TEST_F(ReplTest, RefreshFindsAToolAddedToTheProject) {
   auto repl = Start(BaseEnv());
   ASSERT_TRUE(repl);

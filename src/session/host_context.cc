@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "discovery/schema_cache.h"
+#include "session/mcp_tools.h"
 #include "session/tool_sandbox.h"
 #include "subagents/subagent.h"
 
@@ -34,17 +35,30 @@ Result<HostContext, std::string> LoadHostConfig(const TrustState& trust,
   auto sandbox = MakeSandbox(host.config);
   if (!sandbox) return Err(std::move(sandbox.error()));
   host.schema_sandbox = std::move(*sandbox);
-  if (options.confine == HostOptions::Confine::kNever) return host;
-  host.sandbox = host.schema_sandbox;
-  if (options.confine == HostOptions::Confine::kAlways) {
-    // `ikigai tool call --sandbox`: confined whatever the configured mode.
-    host.sandbox_notice = SandboxNotice(*host.sandbox, permissions::Mode::kAuto);
-    return host;
+  // Project-level servers (the project's config, .mcp.json) only when trusted.
+  char cwd[4096];
+  const std::string mcp_json = trust.trusted && ::getcwd(cwd, sizeof cwd) != nullptr
+                                   ? std::string(cwd) + "/.mcp.json"
+                                   : std::string();
+  auto servers = McpServersFor(host.config, mcp_json);
+  if (!servers) return Err(std::move(servers.error()));
+  if (options.confine != HostOptions::Confine::kNever) {
+    host.sandbox = host.schema_sandbox;
+    if (options.confine == HostOptions::Confine::kAlways) {
+      // `ikigai tool call --sandbox`: confined whatever the configured mode.
+      host.sandbox_notice = SandboxNotice(*host.sandbox, permissions::Mode::kAuto);
+    } else {
+      if (std::string refusal = ModeRefusal(*host.sandbox, host.mode); !refusal.empty()) {
+        return Err(std::move(refusal));
+      }
+      host.sandbox_notice = SandboxNotice(*host.sandbox, host.mode);
+    }
   }
-  if (std::string refusal = ModeRefusal(*host.sandbox, host.mode); !refusal.empty()) {
-    return Err(std::move(refusal));
-  }
-  host.sandbox_notice = SandboxNotice(*host.sandbox, host.mode);
+  // Servers run unconfined only where tools do (unrestricted, or `ikigai
+  // tool` without --sandbox).
+  host.mcp =
+      StartMcpServers(std::move(*servers), host.config,
+                      host.mode == permissions::Mode::kUnrestricted ? nullptr : host.sandbox);
   return host;
 }
 
@@ -62,7 +76,9 @@ executor::Executor ExecutorFor(const HostContext& host, std::function<permission
   auto is_read_only = [](const registry::Tool& tool, const executor::Call& call) {
     return permissions::IsReadOnlyCall(CallFactsFor(tool, call.arguments));
   };
-  return executor::Executor(host.config.tools, host.sandbox, ChooserFor(std::move(mode)),
+  executor::ExecutorOptions options = host.config.tools;
+  options.remote_tools = host.mcp;
+  return executor::Executor(options, host.sandbox, ChooserFor(std::move(mode)),
                             std::move(is_read_only), std::move(host_api));
 }
 
@@ -82,6 +98,11 @@ Result<HostContext, std::string> LoadHostContext(const TrustState& trust,
   if (!context) return context;
   context->registry = WithoutHostChannelToolsInSubagents(std::make_shared<const registry::Registry>(
       discovery::Discover(context->directories, DiscoveryOptionsFor(*context))));
+  std::vector<std::string> notices;
+  auto with_mcp = WithMcpTools(context->registry, context->mcp.get(), notices);
+  if (!with_mcp) return Err(std::move(with_mcp.error()));
+  context->registry = std::move(*with_mcp);
+  for (const std::string& line : notices) context->mcp_notice += line + "\n";
   return context;
 }
 

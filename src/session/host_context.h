@@ -8,6 +8,7 @@
 #include "base/result.h"
 #include "config/config.h"
 #include "discovery/discovery.h"
+#include "mcpclient/server_manager.h"
 #include "permissions/policy.h"
 #include "registry/registry.h"
 #include "sandbox/sandbox.h"
@@ -35,6 +36,9 @@ struct HostContext {
   // unrestricted; it is `sandbox` where calls are confined too.
   std::shared_ptr<sandbox::Sandbox> schema_sandbox = nullptr;
   std::string sandbox_notice = {};  // to say once at the start, if not empty
+  // The MCP servers (session/mcp_tools.h), started with the host; null: none.
+  std::shared_ptr<mcpclient::ServerManager> mcp = nullptr;
+  std::string mcp_notice = {};  // servers given up, a line each: to say once
 };
 
 // Loads the configuration (errors name the file and key), decides the mode
@@ -44,6 +48,9 @@ struct HostContext {
 Result<HostContext, std::string> LoadHostContext(const TrustState& trust,
                                                  const HostOptions& options);
 
+// The MCP servers start in the background here, under the sandbox (when
+// calls are confined); LoadHostContext waits for them and adds their tools.
+//
 // The same with an empty registry: for the REPL, which discovers the tools
 // in the background.
 Result<HostContext, std::string> LoadHostConfig(const TrustState& trust,

@@ -14,6 +14,7 @@ std::string ProjectContents::Describe() const {
   if (tools > 0) add(std::to_string(tools) + (tools == 1 ? " tool" : " tools"));
   if (config) add("a config file");
   if (other_files) add("other files");
+  if (mcp_json) add("MCP servers in .mcp.json");
   return text;
 }
 
@@ -21,6 +22,7 @@ ProjectContents InspectProject(const std::string& dir) {
   ProjectContents contents;
   const std::filesystem::path ikigai = std::filesystem::path(dir) / ".ikigai";
   std::error_code error;
+  contents.mcp_json = std::filesystem::exists(std::filesystem::path(dir) / ".mcp.json", error);
   for (const auto& entry : std::filesystem::directory_iterator(ikigai, error)) {
     const std::string name = entry.path().filename().string();
     if (name == "tools") {

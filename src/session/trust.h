@@ -20,8 +20,9 @@ namespace ikigai::session {
 struct ProjectContents {
   int tools = 0;             // entries of .ikigai/tools/ named *-tool
   bool config = false;       // .ikigai/config.json
-  bool other_files = false;  // anything else in .ikigai/ (later: skills, hooks, MCP servers)
-  bool empty() const { return tools == 0 && !config && !other_files; }
+  bool other_files = false;  // anything else in .ikigai/ (later: skills, hooks)
+  bool mcp_json = false;     // ./.mcp.json: MCP servers to start (Claude Code's format)
+  bool empty() const { return tools == 0 && !config && !other_files && !mcp_json; }
   std::string Describe() const;  // "2 tools, a config file"
 };
 

@@ -28,6 +28,14 @@ TEST(TrustTest, InspectSaysWhatDotIkigaiHolds) {
   EXPECT_EQ(InspectProject(project.path()).Describe(), "2 tools, a config file");
 }
 
+TEST(TrustTest, AnMcpJsonIsSomethingToTrust) {
+  TempDir project;
+  WriteFile(project / ".mcp.json", R"({"mcpServers": {}})");
+  const ProjectContents contents = InspectProject(project.path());
+  EXPECT_FALSE(contents.empty());
+  EXPECT_EQ(contents.Describe(), "MCP servers in .mcp.json");
+}
+
 TEST(TrustTest, UntrustedUntilRecordedOrTrustedForOneRun) {
   TempDir home, project;
   ::mkdir((project / ".ikigai").c_str(), 0755);
