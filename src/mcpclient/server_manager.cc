@@ -1,5 +1,7 @@
 #include "mcpclient/server_manager.h"
 
+#include "mcpclient/http_transport.h"
+
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -113,10 +115,10 @@ Result<std::map<std::string, std::string>, std::string> HttpHeaders(
 }
 
 Result<std::unique_ptr<Transport>, std::string> DefaultHttpTransport(
-    const config::McpServerConfig&, const std::map<std::string, std::string>&) {
-  // The Streamable HTTP client is built apart (branch mcp-http); until it is
-  // wired in here, a url server fails clearly.
-  return Err(std::string("the HTTP transport is not built into this ikigai"));
+    const config::McpServerConfig& server, const std::map<std::string, std::string>& headers) {
+  // The bearer token is among the headers already (HttpHeaders).
+  return std::unique_ptr<Transport>(
+      std::make_unique<HttpTransport>(server.url, headers, std::nullopt));
 }
 
 ServerManager::ServerManager(std::vector<config::McpServerConfig> servers, ManagerOptions options)
