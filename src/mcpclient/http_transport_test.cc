@@ -12,6 +12,8 @@
 #include <curl/curl.h>
 #include <gtest/gtest.h>
 
+#include "mcpclient/testing/peer.h"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -26,72 +28,8 @@ namespace {
 
 using nlohmann::json;
 
-// A peer process (python3 or node) on loopback, killed with the test.
-class Peer {
- public:
-  // Starts argv with `env` added; waits for `marker` in its output, after
-  // which the text up to the line's end is kept as `found`.
-  bool Start(std::vector<std::string> argv, std::vector<std::string> env,
-             const std::string& marker) {
-    int out[2];
-    if (pipe(out) != 0) return false;
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    const pid_t parent = getpid();
-    pid_ = fork();
-    if (pid_ == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(127);
-      for (auto& e : env) putenv(e.data());
-      dup2(out[1], 1);
-      dup2(out[1], 2);
-      close(out[0]);
-      execvp(args[0], args.data());
-      _exit(127);
-    }
-    close(out[1]);
-    fd_ = out[0];
-    std::string seen;
-    char buffer[512];
-    while (true) {
-      const ssize_t n = read(fd_, buffer, sizeof buffer);
-      if (n <= 0) {
-        output_ = seen;
-        return false;
-      }
-      seen.append(buffer, static_cast<std::size_t>(n));
-      const auto at = seen.find(marker);
-      if (at != std::string::npos && seen.find('\n', at) != std::string::npos) {
-        found_ = seen.substr(at + marker.size(), seen.find('\n', at) - at - marker.size());
-        // Keep draining its output so that it never blocks on a full pipe.
-        drain_ = std::thread([fd = fd_] {
-          char sink[4096];
-          while (read(fd, sink, sizeof sink) > 0) {
-          }
-        });
-        return true;
-      }
-    }
-  }
-  ~Peer() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    if (drain_.joinable()) drain_.join();
-    if (fd_ >= 0) close(fd_);
-  }
-  const std::string& found() const { return found_; }
-  const std::string& output() const { return output_; }
-
- private:
-  pid_t pid_ = -1;
-  int fd_ = -1;
-  std::string found_;
-  std::string output_;
-  std::thread drain_;
-};
+using ikigai::testing::FreePort;
+using ikigai::testing::Peer;
 
 // What the transport delivered, waited for with a guard against hangs (not
 // a timing assertion: 60 s is "never").
@@ -537,17 +475,7 @@ TEST(HttpTransportTest, SendBeforeStartOrAfterCloseIsRefused) {
 // The reference server of the MCP project, in its Streamable HTTP mode
 // (sessions, SSE answers, an event store for resuming).
 TEST(HttpTransportEverythingTest, InitializeListAndCallEcho) {
-  // A free port (server-everything takes its port from PORT, and prints 0 if
-  // given 0).
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  socklen_t length = sizeof address;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  const std::string port = std::to_string(ntohs(address.sin_port));
-  close(fd);
+  const std::string port = FreePort();
   Peer server;
   ASSERT_TRUE(server.Start({IKIGAI_NODE22, IKIGAI_SERVER_EVERYTHING, "streamableHttp"},
                            {"PORT=" + port}, "listening on port "))

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "mcpclient/testing/peer.h"
 #include "providers/testing/aimock_server.h"
 #include "session/project_store.h"
 #include "testing/tool_runner.h"
@@ -122,6 +123,25 @@ TEST_F(McpOneShotTest, TheModelCallsEverythingsEchoAndGetsTheAnswer) {
   ASSERT_EQ(requests.size(), 2u);
   const auto names = ToolNames(requests[0]);
   EXPECT_NE(std::find(names.begin(), names.end(), "mcp__everything__echo"), names.end());
+  const json result = ResultFor(requests[1], "call_echo");
+  EXPECT_EQ(result["tool_success"], true) << result;
+  EXPECT_EQ(result["result"]["output"], "Echo: hello-mcp");
+}
+
+// The same over Streamable HTTP: server-everything in its streamableHttp
+// mode as a `url` server.
+TEST_F(McpOneShotTest, TheModelCallsEchoOfAServerOverStreamableHttp) {
+  const std::string port = testing::FreePort();
+  testing::Peer server;
+  ASSERT_TRUE(
+      server.Start({"node", kEverything, "streamableHttp"}, {"PORT=" + port}, "listening on port "))
+      << server.output();
+  Configure({{"everything", {{"url", "http://127.0.0.1:" + port + "/mcp"}}}});
+  auto run = Ikigai({"-p", "mcp-echo"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "The server said it.\n");
+  const auto requests = Requests();
+  ASSERT_EQ(requests.size(), 2u);
   const json result = ResultFor(requests[1], "call_echo");
   EXPECT_EQ(result["tool_success"], true) << result;
   EXPECT_EQ(result["result"]["output"], "Echo: hello-mcp");
