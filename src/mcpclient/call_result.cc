@@ -67,7 +67,9 @@ protocol::WrappedJson WrapCallResult(const json& result, std::size_t output_limi
     text.resize(utf8::SafePrefixLength(text, output_limit));
     cut = true;
   }
-  const bool is_error = result.value("isError", false);
+  // A server's answer may hold anything: only a true boolean is an error.
+  const auto is_error_it = result.find("isError");
+  const bool is_error = is_error_it != result.end() && *is_error_it == true;
   protocol::WrappedJson body = protocol::WrappedJson::object();
   if (is_error) {
     body["error"] = text.empty() ? "the tool reported an error without a message" : text;

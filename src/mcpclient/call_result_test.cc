@@ -30,6 +30,15 @@ TEST(McpCallResult, IsErrorBecomesAnOperationFailure) {
   EXPECT_EQ(wrapped["result"]["error_code"], "TOOL_ERROR");
 }
 
+// A server's answer may hold anything: an isError that is not a boolean is
+// no error (and no crash).
+TEST(McpCallResult, AnIsErrorThatIsNotABooleanIsNoError) {
+  const auto wrapped =
+      WrapCallResult({{"isError", "no"}, {"content", {{{"type", "text"}, {"text", "fine"}}}}}, 0);
+  EXPECT_EQ(wrapped["tool_success"], true);
+  EXPECT_FALSE(wrapped["result"].contains("error_code")) << wrapped;
+}
+
 TEST(McpCallResult, KeepsStructuredContent) {
   const auto wrapped = WrapCallResult(
       {{"content", {{{"type", "text"}, {"text", "3"}}}}, {"structuredContent", {{"sum", 3}}}}, 0);

@@ -132,9 +132,11 @@ Result<json, RequestError> Client::Request(const std::string& method, json param
     const bool cancelled = cancel_fd >= 0 && fds[1].revents != 0;
     if (cancelled || std::chrono::steady_clock::now() >= deadline) {
       forget();
-      (void)Notify(
-          "notifications/cancelled",
-          {{"requestId", id}, {"reason", cancelled ? "cancelled by the user" : "timed out"}});
+      if (method != "initialize") {  // which the protocol forbids cancelling
+        (void)Notify(
+            "notifications/cancelled",
+            {{"requestId", id}, {"reason", cancelled ? "cancelled by the user" : "timed out"}});
+      }
       if (cancelled) return Err(RequestError{Failure::kCancelled, method + " was cancelled"});
       return Err(RequestError{Failure::kTimeout, method + " got no answer in time"});
     }

@@ -12,6 +12,18 @@
 namespace ikigai::mcpclient {
 namespace {
 
+// Whether the server no longer knows the session it gave: 404, as the
+// protocol says, or the 400 that servers built on the SDK's examples send
+// ("No valid session ID provided").
+bool SessionGone(const providers::PostResponse& response) {
+  if (response.status == 404) return true;
+  if (response.status != 400) return false;
+  std::string body = response.body.substr(0, 4096);
+  std::transform(body.begin(), body.end(), body.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return body.find("session") != std::string::npos;
+}
+
 using nlohmann::json;
 using providers::HttpClient;
 using providers::PostRequest;
@@ -365,10 +377,13 @@ void HttpTransport::Post(HttpClient& client, const json& message, const std::str
   providers::SseParser parser;
   const auto on_bytes = [&](std::string_view bytes) {
     stream_began = true;
-    return Consume(parser, stream, bytes);
+    // Once answered, let go of the stream (a server should close it, but
+    // one that does not would hold this thread for good).
+    return Consume(parser, stream, bytes) && !stream.answered;
   };
 
   auto posted = client.Post(request, on_bytes, *stream.stop);
+  if (stream.answered) return;
   if (stream.stop->load()) return;
   if (!posted) {
     const providers::TransferError& error = posted.error();
@@ -389,7 +404,7 @@ void HttpTransport::Post(HttpClient& client, const json& message, const std::str
     }
   } else {
     const PostResponse& response = *posted;
-    if (response.status == 404 && had_session) return Expired();
+    if (had_session && SessionGone(response)) return Expired();
     if (response.status < 200 || response.status >= 300) {
       if (id) FailRequest(*id, HttpErrorLine(options_.url, response.status, response.body));
       return;
@@ -513,7 +528,7 @@ HttpTransport::GetOutcome HttpTransport::Get(HttpClient& client, Stream& stream)
     stream.failure = got.error().detail.empty() ? "the connection failed" : got.error().detail;
     return GetOutcome::kUnreachable;
   }
-  if (got->status == 404 && had_session) return GetOutcome::kExpired;
+  if (had_session && SessionGone(*got)) return GetOutcome::kExpired;
   if (!got->streamed) {
     stream.failure =
         got->status >= 200 && got->status < 300

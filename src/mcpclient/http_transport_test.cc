@@ -305,6 +305,14 @@ TEST_F(ScriptedServerTest, AStreamTheServerWillNotResumeFailsTheRequest) {
   EXPECT_NE(message.find("HTTP 405"), std::string::npos) << message;
 }
 
+TEST_F(ScriptedServerTest, A400ThatSaysTheSessionIsGoneClosesTheTransport) {
+  Inbox inbox;
+  auto transport = Connect("expire400", inbox);
+  ASSERT_TRUE(transport->Send(CallTool(2, "echo", json::object())));
+  EXPECT_EQ(inbox.AwaitClosed(), "session expired");
+  transport->Close();
+}
+
 TEST_F(ScriptedServerTest, A404OnTheSessionClosesTheTransport) {
   Inbox inbox;
   auto transport = Connect("expire", inbox);

@@ -247,6 +247,24 @@ TEST_F(McpOneShotTest, ATrustedProjectsMcpJsonIsImported) {
   EXPECT_NE(untrusted.out.find("TOOL_NOT_FOUND"), std::string::npos) << untrusted.out;
 }
 
+// A server may widen its own sandbox, but never to what no tool may write:
+// the home directory, what holds it, a secret; nothing is made outside.
+TEST_F(McpOneShotTest, AServersWritableDirectoriesAreCheckedAsWritableRootsAre) {
+  for (const std::string& dir : {std::string("~/"), std::string("~/.ssh/keys"), std::string("/")}) {
+    json everything = Node({kEverything, "stdio"});
+    everything["sandbox"] = {{"writable", {dir}}};
+    Configure({{"everything", everything}});
+    auto run = Ikigai({"-p", "mcp-plain"});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.err.find("MCP server 'everything' is not available: sandbox.writable: "),
+              std::string::npos)
+        << dir << ": " << run.err;
+    EXPECT_NE(run.err.find("is not allowed: "), std::string::npos) << dir << ": " << run.err;
+  }
+  struct stat ignored;
+  EXPECT_NE(::stat((home_ / ".ssh/keys").c_str(), &ignored), 0) << "made outside the sandbox";
+}
+
 TEST_F(McpOneShotTest, ABadServerConfigNamesTheServerAndTheField) {
   Configure({{"everything", {{"command", "node"}, {"args", "not a list"}}}});
   auto run = Ikigai({"-p", "mcp-plain"});

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 
 #include "base/format.h"
@@ -16,6 +17,7 @@
 #include "mcpclient/call_result.h"
 #include "mcpclient/names.h"
 #include "mcpclient/stdio_transport.h"
+#include "sandbox/workspace.h"
 
 namespace ikigai::mcpclient {
 namespace {
@@ -150,13 +152,25 @@ Result<std::unique_ptr<Transport>, std::string> ServerManager::MakeTransport(Ser
       if (!server.own_sandbox) {
         sandbox::Settings settings = options_.sandbox->settings();
         const std::string home = options_.env("HOME").value_or("");
+        const std::vector<std::string> secrets = sandbox::DefaultSecrets(home);
         for (std::string dir : config.sandbox_writable) {
           if (dir.starts_with("~/") && !home.empty()) dir = home + dir.substr(1);
           if (!dir.starts_with("/")) {
             return Err("sandbox.writable: \"" + dir +
                        "\" must be an absolute path or start with ~/");
           }
-          if (auto made = MakeDirectories(dir, 0700); !made) return Err(std::move(made.error()));
+          // Judged as written before anything is made, and again once made
+          // (a symbolic link may lead elsewhere), as sandbox.writable_roots is.
+          std::string written = std::filesystem::path(dir).lexically_normal().string();
+          while (written.size() > 1 && written.back() == '/') written.pop_back();
+          std::string why = sandbox::WhyNotWritable(written, home, secrets);
+          if (why.empty()) {
+            if (auto made = MakeDirectories(dir, 0700); !made) return Err(std::move(made.error()));
+            std::error_code error;
+            dir = std::filesystem::canonical(dir, error).string();
+            why = sandbox::WhyNotWritable(dir, home, secrets);
+          }
+          if (!why.empty()) return Err("sandbox.writable: \"" + dir + "\" is not allowed: " + why);
           settings.extra_writable.push_back(dir);
         }
         auto created = sandbox::Sandbox::Create(settings, options_.sandbox->support());
@@ -198,7 +212,13 @@ void ServerManager::StartServer(Server& server) {
   auto client = std::make_shared<Client>(std::move(*transport));
   {
     std::lock_guard lock(server.mutex);
-    if (server.stopping) return;
+    if (server.stopping) {
+      // Whoever waits for this server must hear that it will not start.
+      server.state = ServerState::kFailed;
+      server.why = "stopped with the session";
+      server.changed.notify_all();
+      return;
+    }
     server.client = client;
     client->OnToolsChanged([this, raw = &server] {
       {

@@ -139,7 +139,7 @@ Dispatcher::Kind Dispatcher::HandleJson(const Json& message, Send reply) {
   const bool valid_id = has_id && (id_it->is_string() || id_it->is_number_integer());
   const Json id = valid_id ? *id_it : Json(nullptr);
   const auto method_it = message.find("method");
-  if (message.value("jsonrpc", "") != "2.0" ||
+  if (StringMember(message, "jsonrpc") != "2.0" ||
       (method_it != message.end() && !method_it->is_string()) || (has_id && !valid_id)) {
     reply(ErrorResponse(id, kInvalidRequest,
                         "Invalid request: expected {\"jsonrpc\": \"2.0\", \"method\": string, "
@@ -169,7 +169,7 @@ Dispatcher::Kind Dispatcher::HandleJson(const Json& message, Send reply) {
     return Kind::kRequest;
   }
   if (method == "initialize") {
-    const std::string asked = params.value("protocolVersion", "");
+    const std::string asked = StringMember(params, "protocolVersion");
     const std::string version =
         IsSupportedProtocolVersion(asked) ? asked : std::string(kLatestProtocolVersion);
     {
@@ -191,7 +191,7 @@ Dispatcher::Kind Dispatcher::HandleJson(const Json& message, Send reply) {
       tools.push_back(McpTool(tool));
     reply(Result(id, {{"tools", std::move(tools)}}));
   } else if (method == "logging/setLevel") {
-    const int level = LevelIndex(params.value("level", ""));
+    const int level = LevelIndex(StringMember(params, "level"));
     if (level < 0) {
       reply(ErrorResponse(id, kInvalidParams,
                           "Invalid params: \"level\" must be one of debug, info, notice, warning, "
@@ -269,6 +269,12 @@ void Dispatcher::StartCall(const Json& id, const Json& params, Send reply) {
     --state->running;
     state->calls_done.notify_all();
   }).detach();
+}
+
+std::string StringMember(const nlohmann::json& object, std::string_view key) {
+  if (!object.is_object()) return "";
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 }  // namespace ikigai::mcpserver

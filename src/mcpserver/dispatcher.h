@@ -84,4 +84,8 @@ class Dispatcher {
   std::shared_ptr<State> state_;
 };
 
+// The string member `key` of `object`; "" when absent or not a string (a
+// client's message may have any shape).
+std::string StringMember(const nlohmann::json& object, std::string_view key);
+
 }  // namespace ikigai::mcpserver

@@ -231,11 +231,20 @@ TEST_F(DispatcherTest, MessagesThatAreNotJsonRpcAreInvalidRequests) {
        {Json::array({Request(1, "ping")}), Json(3), Json({{"id", 1}, {"method", "ping"}}),
         Json({{"jsonrpc", "2.0"}, {"id", 1}, {"method", 5}}),
         Json({{"jsonrpc", "2.0"}, {"id", 1.5}, {"method", "ping"}}),
-        Json({{"jsonrpc", "2.0"}, {"id", 1}})}) {
+        Json({{"jsonrpc", "2.0"}, {"id", 1}}),
+        Json({{"jsonrpc", 2}, {"id", 1}, {"method", "ping"}})}) {
     Inbox inbox;
     EXPECT_EQ(dispatcher_.HandleJson(bad, inbox.sender()), Dispatcher::Kind::kInvalid) << bad;
     EXPECT_EQ(inbox.WaitFor(1).front()["error"]["code"], kInvalidRequest) << bad;
   }
+}
+
+// Members of the wrong type are answered, never a crash.
+TEST_F(DispatcherTest, ParamsOfTheWrongTypeAreAnswered) {
+  EXPECT_EQ(
+      Ask(Request(1, "initialize", {{"protocolVersion", 20251125}}))["result"]["protocolVersion"],
+      "2025-11-25");
+  EXPECT_EQ(Ask(Request(2, "logging/setLevel", {{"level", 3}}))["error"]["code"], kInvalidParams);
 }
 
 TEST_F(DispatcherTest, NotificationsAndResponsesGetNoAnswer) {

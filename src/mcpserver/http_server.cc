@@ -107,6 +107,12 @@ class HttpServer {
   HttpServer(ToolHost& tools, const ServerInfo& info, Sessions& sessions, std::string bound_host)
       : tools_(tools), info_(info), sessions_(sessions), bound_host_(std::move(bound_host)) {
     server_.set_tcp_nodelay(true);
+    // httplib's default sets SO_REUSEPORT, with which a second server on the
+    // same port shares it and takes half the connections: only REUSEADDR.
+    server_.set_socket_options([](int socket) {
+      int yes = 1;
+      ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     server_.new_task_queue = [] { return new httplib::ThreadPool(kConnectionThreads); };
     server_.Post(kPath, [this](const httplib::Request& q, httplib::Response& r) { Post(q, r); });
     server_.Get(kPath, [this](const httplib::Request& q, httplib::Response& r) { Get(q, r); });
@@ -114,7 +120,11 @@ class HttpServer {
                    [this](const httplib::Request& q, httplib::Response& r) { Delete(q, r); });
   }
 
-  ~HttpServer() {
+  ~HttpServer() { EndAll(); }
+
+  // Ends every session: running calls cancelled, event streams closed, so
+  // that the connection threads can be joined.
+  void EndAll() {
     std::map<std::string, std::shared_ptr<HttpSession>> open;
     {
       std::lock_guard lock(mutex_);
@@ -186,7 +196,7 @@ class HttpServer {
     if (!Admit(request, response)) return;
     const Json message = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
     const bool is_initialize = message.is_object() && message.contains("id") &&
-                               message.value("method", "") == "initialize";
+                               StringMember(message, "method") == "initialize";
     std::shared_ptr<HttpSession> session;
     if (is_initialize) {
       session = Open();
@@ -354,16 +364,22 @@ int ServeHttp(ToolHost& tools, const ServerInfo& info, Sessions& sessions,
   }
   const bool v6 = address.host.find(':') != std::string::npos;
   std::cerr << "ikigai: MCP server listening on http://" << (v6 ? "[" : "") << address.host
-            << (v6 ? "]" : "") << ":" << port << kPath << "\n"
-            << std::flush;
+            << (v6 ? "]" : "") << ":" << port << kPath << "\n";
+  if (!IsLoopbackHost(address.host)) {
+    std::cerr << "ikigai: warning: " << address.host
+              << " is not a loopback address: anyone who can reach it can run tools as you, "
+                 "with no authentication\n";
+  }
+  std::cerr << std::flush;
   // SIGINT, SIGTERM and SIGHUP stop the server (blocked by the caller in
   // every thread; this one waits for them).
   sigset_t stop_signals;
   ::sigemptyset(&stop_signals);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaddset(&stop_signals, sig);
-  std::thread stopper([&http, stop_signals] {
+  std::thread stopper([&server, &http, stop_signals] {
     int sig = 0;
     ::sigwait(&stop_signals, &sig);
+    server.EndAll();  // else stop() waits for open streams and running calls
     http.stop();
   });
   http.listen_after_bind();

@@ -1,5 +1,7 @@
 #include "mcpserver/tool_mapping.h"
 
+#include "executor/executor.h"
+
 #include <string>
 
 namespace ikigai::mcpserver {
@@ -55,6 +57,10 @@ Json McpTool(const registry::Tool& tool) {
               {"inputSchema", tool.schema.parameters}};
   if (tool.schema.annotations.is_object()) {
     out["annotations"] = tool.schema.annotations;
+    // A tool that acts through the host (the task tool: a subagent that may
+    // edit and run commands) is no read-only tool to a client, whatever it
+    // says for the host's scheduling.
+    if (executor::WantsHostChannel(tool)) out["annotations"]["readOnlyHint"] = false;
     if (auto title = tool.schema.annotations.find("title");
         title != tool.schema.annotations.end() && title->is_string()) {
       out["title"] = *title;
@@ -67,7 +73,8 @@ Json McpCallResult(const protocol::WrappedJson& wrapped_ordered) {
   // Plain json from here: MCP clients do not care for the order of keys.
   const Json wrapped = Json::parse(
       wrapped_ordered.dump(-1, ' ', false, Json::error_handler_t::replace), nullptr, false);
-  if (!wrapped.is_object() || !wrapped.value("tool_success", false)) {
+  const auto success = wrapped.find("tool_success");
+  if (!wrapped.is_object() || success == wrapped.end() || *success != true) {
     Json failure = wrapped.is_object() ? wrapped : Json::object();
     failure.erase("tool_success");
     return {{"content", Json::array({Text(FailureText(failure))})},

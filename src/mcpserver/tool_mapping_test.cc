@@ -20,6 +20,20 @@ TEST(ToolMapping, ATitleInTheAnnotationsIsTheToolsTitle) {
   EXPECT_EQ(tool["inputSchema"]["type"], "object");
 }
 
+// The task tool says readOnlyHint for the host's scheduling, but its
+// subagent may edit and run commands: a client must not take it for
+// read-only.
+TEST(ToolMapping, AToolActingThroughTheHostIsNotReadOnly) {
+  auto schema = protocol::SchemaFromJson({{"name", "task"},
+                                          {"description", "d"},
+                                          {"parameters", Json::object()},
+                                          {"host_api", true},
+                                          {"annotations", {{"readOnlyHint", true}}}});
+  ASSERT_TRUE(schema);
+  const Json tool = McpTool({"task", "/task-tool", registry::Source::kSystem, *schema, {}});
+  EXPECT_EQ(tool["annotations"]["readOnlyHint"], false);
+}
+
 TEST(ToolMapping, WithoutAnnotationsThereAreNone) {
   auto schema = protocol::SchemaFromJson(
       {{"name", "x"}, {"description", "d"}, {"parameters", Json::object()}});

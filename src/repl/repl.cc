@@ -55,7 +55,11 @@ Repl::Repl(session::HostContext host, ReplOptions options, LineReader& reader, D
 
 permissions::Mode Repl::Mode() const { return permissions_ ? permissions_->mode() : host_.mode; }
 
-Repl::~Repl() = default;
+Repl::~Repl() {
+  // A server still starting would hold the discovery thread, and so the
+  // exit, for up to its startup timeout.
+  if (host_.mcp) host_.mcp->StopAll();
+}
 
 session::HostContext& Repl::Host() {
   host_.registry = registry_.Get();

@@ -78,11 +78,12 @@ class Repl {
   LineReader& reader_;
   Display& display_;
   registry::RegistryHolder registry_;
+  // Said with the discovery report: MCP servers given up (written by the
+  // discovery thread before it is done, so declared before it: the thread
+  // is joined first).
+  std::vector<std::string> mcp_notices_;
   DiscoveryTask discovery_;
   bool discovery_reported_ = false;
-  // Said with the discovery report: MCP servers given up (written by the
-  // discovery thread before it is done).
-  std::vector<std::string> mcp_notices_;
   // The task tool's subagents: stopped when the REPL ends.
   const std::shared_ptr<subagents::SubagentService> subagents_;
   const executor::Executor executor_;

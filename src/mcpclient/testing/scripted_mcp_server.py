@@ -157,6 +157,10 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "expire" and self.headers.get("Mcp-Session-Id"):
             self.send_plain(404, "Session not found")
             return
+        if mode == "expire400" and self.headers.get("Mcp-Session-Id"):
+            # What servers built on the SDK's examples answer instead of 404.
+            self.send_plain(400, "Bad Request: No valid session ID provided")
+            return
         if not is_request:
             if method == "notifications/test/continue":
                 CONTINUE.set()
