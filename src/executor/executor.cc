@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "base/format.h"
+#include "base/thread.h"
 #include "base/utf8.h"
 #include "executor/call_order.h"
 #include "protocol/parse_json.h"
@@ -306,14 +307,14 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     for (std::size_t k = 0; k < jobs.size(); ++k) {
       if (waves[k] != wave) continue;
       if (remote[k] != nullptr) {
-        remote_calls.emplace_back([&, k] {
+        remote_calls.push_back(base::ThreadWithoutSignals([&, k] {
           CallResult& result = results[job_call[k]];
           const auto start = std::chrono::steady_clock::now();
           result.wrapped =
               options_.remote_tools->Call(*remote[k], calls[job_call[k]].arguments, cancel_fd);
           result.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
               std::chrono::steady_clock::now() - start);
-        });
+        }));
         continue;
       }
       wave_jobs.push_back(std::move(jobs[k]));

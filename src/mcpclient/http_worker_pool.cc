@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/thread.h"
+
 namespace ikigai::mcpclient {
 
 HttpWorkerPool::HttpWorkerPool(std::size_t max_threads) : max_threads_(max_threads) {}
@@ -15,7 +17,7 @@ bool HttpWorkerPool::Run(Job job) {
   if (stopping_) return false;
   jobs_.push_back(std::move(job));
   if (idle_ < jobs_.size() && threads_.size() < max_threads_) {
-    threads_.emplace_back([this] { Work(); });
+    threads_.push_back(base::ThreadWithoutSignals([this] { Work(); }));
   } else {
     wake_.notify_one();
   }

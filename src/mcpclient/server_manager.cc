@@ -1,5 +1,6 @@
 #include "mcpclient/server_manager.h"
 
+#include "base/thread.h"
 #include "mcpclient/http_transport.h"
 
 #include <poll.h>
@@ -249,16 +250,10 @@ void ServerManager::StartServer(Server& server) {
 }
 
 void ServerManager::StartAll() {
-  // The threads (and the readers they start) inherit the mask: every signal
-  // goes to the host's main thread, as the REPL expects.
-  sigset_t all, previous;
-  ::sigfillset(&all);
-  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
   for (auto& server : servers_) {
     Server* raw = server.get();
-    raw->starter = std::thread([this, raw] { StartServer(*raw); });
+    raw->starter = base::ThreadWithoutSignals([this, raw] { StartServer(*raw); });
   }
-  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
 std::vector<std::string> ServerManager::WaitStarted(int cancel_fd) {
@@ -305,8 +300,11 @@ std::vector<registry::Tool> ServerManager::Tools() const {
     bool stale = false;
     {
       std::lock_guard lock(server->mutex);
-      if (server->state != ServerState::kReady) continue;
-      stale = server->tools_stale;
+      // A server that died after it was ready keeps its tools: a call to
+      // one starts it again.
+      const bool died = server->state == ServerState::kFailed && server->was_ready;
+      if (server->state != ServerState::kReady && !died) continue;
+      stale = server->tools_stale && !died;
       client = server->client;
     }
     if (stale && client) {

@@ -134,7 +134,11 @@ TEST(McpServerManager, AServerThatDiesMidCallGivesAnErrorAndIsStartedAgain) {
             std::string::npos)
       << error;
   EXPECT_EQ(manager.Status()[0].state, ServerState::kFailed);
-  const auto second = manager.Call(*crash, json::object(), -1);
+  // Its tools stay listed (a registry made now still offers them), so that
+  // a call can start it again.
+  const auto after = manager.Tools();
+  ASSERT_NE(Find(after, "mcp__fake__crash"), nullptr);
+  const auto second = manager.Call(*Find(after, "mcp__fake__crash"), json::object(), -1);
   EXPECT_EQ(second["tool_success"], true) << second.dump();
   EXPECT_EQ(OutputOf(second), "survived");
   EXPECT_EQ(manager.Status()[0].state, ServerState::kReady);

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "base/thread.h"
 #include "base/utf8.h"
 #include "protocol/parse_json.h"
 #include "spawning/host_guard.h"
@@ -98,12 +99,7 @@ Result<bool, std::string> StdioTransport::Start(TransportEvents events) {
   }
   wake_read_.Reset(wake[0]);
   wake_write_.Reset(wake[1]);
-  // Signals go to the host's main thread, not to the reader.
-  sigset_t all, previous;
-  ::sigfillset(&all);
-  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
-  reader_ = std::thread([this] { ReadLoop(); });
-  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  reader_ = base::ThreadWithoutSignals([this] { ReadLoop(); });
   return true;
 }
 

@@ -1,5 +1,7 @@
 #include "mcpserver/executor_tool_host.h"
 
+#include "session/mcp_tools.h"
+
 #include "executor/executor.h"
 #include "session/agent_setup.h"
 #include "subagents/subagent_service.h"
@@ -52,9 +54,12 @@ protocol::WrappedJson ExecutorToolHost::Call(const registry::Registry& snapshot,
 }
 
 void ExecutorToolHost::Rediscover() {
-  registry_.Set(
+  auto discovered =
       session::WithoutHostChannelToolsInSubagents(std::make_shared<const registry::Registry>(
-          discovery::Discover(host_.directories, session::DiscoveryOptionsFor(host_)))));
+          discovery::Discover(host_.directories, session::DiscoveryOptionsFor(host_))));
+  // The configured MCP servers' tools stay offered beside the new list.
+  if (host_.mcp) discovered = session::WithCurrentMcpTools(*discovered, *host_.mcp);
+  registry_.Set(std::move(discovered));
 }
 
 }  // namespace ikigai::mcpserver

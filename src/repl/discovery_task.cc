@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "base/thread.h"
+
 namespace ikigai::repl {
 
 DiscoveryTask::DiscoveryTask(discovery::Directories directories,
@@ -23,11 +25,7 @@ DiscoveryTask::~DiscoveryTask() {
 
 void DiscoveryTask::Start() {
   if (thread_.joinable() || done_.load()) return;
-  // The thread inherits the mask: every signal goes to the main thread.
-  sigset_t all, previous;
-  ::sigfillset(&all);
-  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
-  thread_ = std::thread([this] {
+  thread_ = base::ThreadWithoutSignals([this] {
     result_ =
         std::make_shared<const registry::Registry>(discovery::Discover(directories_, options_));
     if (extend_) result_ = extend_(result_);
@@ -35,7 +33,6 @@ void DiscoveryTask::Start() {
     const std::uint64_t one = 1;
     [[maybe_unused]] const ssize_t n = ::write(event_.get(), &one, sizeof one);
   });
-  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
 std::shared_ptr<const registry::Registry> DiscoveryTask::Wait(int cancel_fd) {
