@@ -44,10 +44,20 @@ TEST(ToolWatch, AToolAddedOrRemovedIsAChange) {
   changes.WaitFor(2);
 }
 
-TEST(ToolWatch, NoDirectoryNoThread) {
+// A new user has no ~/.ikigai/tools: made later, it is watched from then on,
+// and the tools it arrives with are a change.
+TEST(ToolWatch, ADirectoryMadeLaterIsWatchedFromThen) {
+  ikigai::testing::TempDir home;
   Changes changes;
-  ToolWatch watch({"/nonexistent/ikigai-tools"}, changes.callback());
+  const std::string tools = home.path() + "/.ikigai/tools";
+  ToolWatch watch({tools}, changes.callback());
   EXPECT_EQ(watch.watched(), 0);
+  std::filesystem::create_directories(tools);
+  std::ofstream(tools + "/x-tool") << "#!/bin/sh\n";
+  changes.WaitFor(1);
+  EXPECT_EQ(watch.watched(), 1);
+  std::filesystem::remove(tools + "/x-tool");
+  changes.WaitFor(2);
 }
 
 }  // namespace
