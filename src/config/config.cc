@@ -113,6 +113,8 @@ Done Walk(const Json& object, std::vector<std::string>& segments, std::vector<st
       for (const Key* key : KeysUnder(segments)) {
         known.insert(std::string(Split(key->path)[segments.size()]));
       }
+      if (segments.empty()) known.insert("mcp_servers");  // read apart from the keys
+
       std::string list;
       for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
       return Err(where + ": unknown key (known here: " + list + ")");

@@ -229,42 +229,49 @@ Result<McpServerConfig, std::string> ParseMcpServer(const std::string& name, con
   return server;
 }
 
-Result<std::vector<McpServerConfig>, std::string> ParseMcpJson(const std::string& text,
-                                                               const std::string& source,
-                                                               const VariableLookup& env) {
+Result<McpJsonServers, std::string> ParseMcpJson(const std::string& text, const std::string& source,
+                                                 const VariableLookup& env) {
   auto parsed = protocol::ParseJson(text);
   if (!parsed) return Err(source + ": invalid JSON: " + parsed.error());
   if (!parsed->is_object()) return Err(source + ": must be a JSON object");
-  std::vector<McpServerConfig> servers;
+  McpJsonServers out;
   auto list = parsed->find("mcpServers");
-  if (list == parsed->end()) return servers;
+  if (list == parsed->end()) return out;
   if (!list->is_object()) return Err(source + ": mcpServers: must be an object");
   for (const auto& [name, entry] : list->items()) {
+    // The file is shared with other agents, which may know more than ikigai:
+    // what ikigai cannot use is left out with a line, never the whole file.
     const std::string where = source + ": mcpServers." + name;
-    if (!entry.is_object()) return Err(where + ": must be an object, got " + entry.dump());
-    // Claude Code's shape into Codex's: "type" says the transport.
+    const auto leave_out = [&](const std::string& why) {
+      out.left_out.push_back(where + ": left out: " + why);
+    };
+    if (!entry.is_object()) {
+      leave_out("must be an object, got " + entry.dump());
+      continue;
+    }
+    // Claude Code's shape into Codex's: "type" says the transport; other
+    // agents' fields (a timeout, say) are not ikigai's and are passed over.
     Json codex = Json::object();
     std::string type = "stdio";
-    for (const auto& [field, value] : entry.items()) {
-      if (field == "type") {
-        if (!value.is_string()) return Err(where + ".type: must be a string");
-        type = value.get<std::string>();
-      } else if (field == "command" || field == "args" || field == "env" || field == "url" ||
-                 field == "headers") {
-        codex[field] = value;
-      } else {
-        return Err(where + "." + field +
-                   ": unknown field (known here: type, command, args, env, url, headers)");
-      }
+    if (const auto t = entry.find("type"); t != entry.end()) {
+      type = t->is_string() ? t->get<std::string>() : t->dump();
+    }
+    for (const char* field : {"command", "args", "env", "url", "headers"}) {
+      if (const auto value = entry.find(field); value != entry.end()) codex[field] = *value;
     }
     if (type != "stdio" && type != "http") {
-      return Err(where + ".type: must be \"stdio\" or \"http\", got \"" + type + "\"");
+      leave_out("type \"" + type + "\" is not one ikigai speaks (\"stdio\" or \"http\"" +
+                (type == "sse" ? "; the older HTTP+SSE transport is not supported" : "") + ")");
+      continue;
     }
     auto server = ParseMcpServer(name, codex, source, env);
-    if (!server) return Err(source + ": " + server.error());
-    servers.push_back(std::move(*server));
+    if (!server) {
+      leave_out(server.error());
+      continue;
+    }
+    out.servers.push_back(std::move(*server));
   }
-  return servers;
+  return out;
 }
 
 }  // namespace ikigai::config

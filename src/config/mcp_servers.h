@@ -70,9 +70,14 @@ Result<McpServerConfig, std::string> ParseMcpServer(const std::string& name,
                                                     const VariableLookup& env);
 
 // A `.mcp.json` file's servers ({"mcpServers": {NAME: {command, args, env} |
-// {type: "http", url, headers}}}); errors name the file and the field.
-Result<std::vector<McpServerConfig>, std::string> ParseMcpJson(const std::string& text,
-                                                               const std::string& source,
-                                                               const VariableLookup& env);
+// {type: "http", url, headers}}}). The file is Claude Code's and may name
+// what ikigai cannot use (an "sse" server): such a server is left out with a
+// line naming the file and the field; a file that is not JSON is an error.
+struct McpJsonServers {
+  std::vector<McpServerConfig> servers;
+  std::vector<std::string> left_out;  // one line each
+};
+Result<McpJsonServers, std::string> ParseMcpJson(const std::string& text, const std::string& source,
+                                                 const VariableLookup& env);
 
 }  // namespace ikigai::config

@@ -122,18 +122,31 @@ TEST(McpServersConfig, ImportsClaudeCodesMcpJson) {
   const std::string text = R"({"mcpServers": {
     "fs": {"command": "npx", "args": ["-y", "server-filesystem", "${PWD:-.}"], "env": {"A": "b"}},
     "web": {"type": "http", "url": "https://example.com/mcp", "headers": {"X": "y"}}}})";
-  auto servers = ParseMcpJson(text, ".mcp.json", Env({}));
-  ASSERT_TRUE(servers) << servers.error();
-  ASSERT_EQ(servers->size(), 2u);
-  EXPECT_EQ((*servers)[0].name, "fs");
-  EXPECT_EQ((*servers)[0].args.back(), ".");
-  EXPECT_EQ((*servers)[0].source, ".mcp.json");
-  EXPECT_EQ((*servers)[1].url, "https://example.com/mcp");
-  auto bad = ParseMcpJson(R"({"mcpServers": {"x": {"type": "sse", "url": "http://h"}}})",
-                          ".mcp.json", Env({}));
-  ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error(),
-            ".mcp.json: mcpServers.x.type: must be \"stdio\" or \"http\", got \"sse\"");
+  auto parsed = ParseMcpJson(text, ".mcp.json", Env({}));
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& servers = parsed->servers;
+  ASSERT_EQ(servers.size(), 2u);
+  EXPECT_TRUE(parsed->left_out.empty());
+  EXPECT_EQ(servers[0].name, "fs");
+  EXPECT_EQ(servers[0].args.back(), ".");
+  EXPECT_EQ(servers[0].source, ".mcp.json");
+  EXPECT_EQ(servers[1].url, "https://example.com/mcp");
+  // What ikigai cannot use is left out with a line; the rest is kept, and
+  // another agent's fields are passed over.
+  auto mixed = ParseMcpJson(R"({"mcpServers": {
+      "old": {"type": "sse", "url": "http://h"},
+      "bad": {"command": 3},
+      "ok": {"command": "srv", "timeout": 5000}}})",
+                            ".mcp.json", Env({}));
+  ASSERT_TRUE(mixed) << mixed.error();
+  ASSERT_EQ(mixed->servers.size(), 1u);
+  EXPECT_EQ(mixed->servers[0].name, "ok");
+  ASSERT_EQ(mixed->left_out.size(), 2u);
+  EXPECT_TRUE(mixed->left_out[0].starts_with(".mcp.json: mcpServers.bad: left out: "))
+      << mixed->left_out[0];
+  EXPECT_EQ(mixed->left_out[1],
+            ".mcp.json: mcpServers.old: left out: type \"sse\" is not one ikigai speaks "
+            "(\"stdio\" or \"http\"; the older HTTP+SSE transport is not supported)");
   auto broken = ParseMcpJson("{", ".mcp.json", Env({}));
   ASSERT_FALSE(broken);
   EXPECT_TRUE(broken.error().starts_with(".mcp.json: invalid JSON"));

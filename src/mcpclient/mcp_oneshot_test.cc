@@ -235,11 +235,17 @@ TEST_F(McpOneShotTest, ServerFilesystemListsTheProjectUnderTheSandbox) {
 }
 
 TEST_F(McpOneShotTest, ATrustedProjectsMcpJsonIsImported) {
+  // Claude Code's file may also name what ikigai cannot use: left out, said.
   WriteFile(project() + "/.mcp.json",
-            json{{"mcpServers", {{"everything", Node({kEverything, "stdio"})}}}}.dump());
+            json{{"mcpServers",
+                  {{"everything", Node({kEverything, "stdio"})},
+                   {"old", {{"type", "sse"}, {"url", "http://127.0.0.1:1/sse"}}}}}}
+                .dump());
   auto run = Ikigai({"tool", "call", "mcp__everything__echo", R"({"message": "from .mcp.json"})"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.json["result"]["output"], "Echo: from .mcp.json");
+  EXPECT_NE(run.err.find("/.mcp.json: mcpServers.old: left out: type \"sse\""), std::string::npos)
+      << run.err;
   // Untrusted, it is skipped: the tool does not exist.
   ASSERT_TRUE(session::ProjectStore(home_ / ".ikigai/projects.json").SetTrusted(project(), false));
   auto untrusted = Ikigai({"tool", "call", "mcp__everything__echo", R"({"message": "x"})"});

@@ -140,6 +140,7 @@ std::string Repl::TakeDiscoveryReport() {
 
 std::shared_ptr<const registry::Registry> Repl::WithMcp(
     std::shared_ptr<const registry::Registry> registry, std::vector<std::string>& notices) {
+  for (std::string& line : session::NoticeLines(host_.mcp_notice)) notices.push_back(line);
   auto with_mcp = session::WithMcpTools(registry, host_.mcp.get(), notices);
   if (!with_mcp) {
     notices.push_back(with_mcp.error());

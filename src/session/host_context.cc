@@ -40,8 +40,10 @@ Result<HostContext, std::string> LoadHostConfig(const TrustState& trust,
   const std::string mcp_json = trust.trusted && ::getcwd(cwd, sizeof cwd) != nullptr
                                    ? std::string(cwd) + "/.mcp.json"
                                    : std::string();
-  auto servers = McpServersFor(host.config, mcp_json);
+  std::vector<std::string> left_out;
+  auto servers = McpServersFor(host.config, mcp_json, left_out);
   if (!servers) return Err(std::move(servers.error()));
+  for (const std::string& line : left_out) host.mcp_notice += line + "\n";
   if (options.confine != HostOptions::Confine::kNever) {
     host.sandbox = host.schema_sandbox;
     if (options.confine == HostOptions::Confine::kAlways) {

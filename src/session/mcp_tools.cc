@@ -10,7 +10,7 @@
 namespace ikigai::session {
 
 Result<std::vector<config::McpServerConfig>, std::string> McpServersFor(
-    const config::Config& config, const std::string& mcp_json) {
+    const config::Config& config, const std::string& mcp_json, std::vector<std::string>& notices) {
   std::vector<config::McpServerConfig> servers;
   std::set<std::string> named;
   for (const auto& [name, server] : config.mcp_servers) {
@@ -30,7 +30,8 @@ Result<std::vector<config::McpServerConfig>, std::string> McpServersFor(
                                          return std::string(value);
                                        });
   if (!imported) return Err(std::move(imported.error()));
-  for (config::McpServerConfig& server : *imported) {
+  for (std::string& line : imported->left_out) notices.push_back(std::move(line));
+  for (config::McpServerConfig& server : imported->servers) {
     if (!named.contains(server.name)) servers.push_back(std::move(server));
   }
   return servers;

@@ -18,9 +18,10 @@ namespace ikigai::session {
 
 // The servers to start: the configuration's, then those of `mcp_json` (the
 // project's .mcp.json, read only when the folder is trusted; "" for none)
-// that the configuration does not name. Errors name the file and the field.
+// that the configuration does not name. Errors name the file and the field;
+// a server of .mcp.json that ikigai cannot use is a line in `notices`.
 Result<std::vector<config::McpServerConfig>, std::string> McpServersFor(
-    const config::Config& config, const std::string& mcp_json);
+    const config::Config& config, const std::string& mcp_json, std::vector<std::string>& notices);
 
 // Starts the servers (none: null). Stdio servers run under `sandbox`
 // (null: unconfined).
