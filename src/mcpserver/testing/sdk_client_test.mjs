@@ -259,12 +259,29 @@ async function overHttp() {
     await client.close();
     check(stdout() === "", "http: nothing on stdout");
   } finally {
+    // A client with its GET stream open and a call running must not hold
+    // the server up: SIGTERM cancels the call and closes the streams.
+    const lingering = new Client({ name: "ikigai-sdk-test", version: "1.0.0" });
+    let pids = [];
+    try {
+      await lingering.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const pidFile = path.join(work, "sigterm.pid");
+      lingering.callTool({ name: "slow", arguments: { pid_file: pidFile } }, undefined,
+                         { timeout: 600000 }).catch(() => {});
+      if (await until(() => fs.existsSync(pidFile), "http: the slow tool to start before SIGTERM")) {
+        pids = fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+      }
+    } catch (error) {
+      check(false, `http: a client to linger: ${error}`);
+    }
     let exited = false;
     server.on("exit", () => { exited = true; });
     server.kill("SIGTERM");
     await until(() => exited, "http: the server to stop on SIGTERM");
     check(exited, "http: SIGTERM stops the server (no request left waiting)");
     if (!exited) server.kill("SIGKILL");
+    await until(() => !pids.some(alive), "http: the running tool to be gone after SIGTERM");
+    check(!pids.some(alive), "http: SIGTERM killed the running tool");
   }
 }
 
