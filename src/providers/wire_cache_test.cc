@@ -49,37 +49,29 @@ std::vector<std::vector<Message>> Steps() {
   return steps;
 }
 
-TEST(WireCache, ACachedOpenAiBodyIsTheBodyBuiltFromNothing) {
+// Every step's body made with the cache kept from the step before equals
+// the body made without one.
+void ExpectCachedBodiesAreFresh(std::string (*body)(const TurnRequest&, WireCache*)) {
   WireCache cache;
   for (const auto& messages : Steps()) {
     TurnRequest request;
     request.model = "m";
     request.system = "s";
     request.messages = messages;
-    EXPECT_EQ(OpenAiRequestBody(request, &cache), OpenAiRequestBody(request));
+    EXPECT_EQ(body(request, &cache), body(request, nullptr));
   }
+}
+
+TEST(WireCache, ACachedOpenAiBodyIsTheBodyBuiltFromNothing) {
+  ExpectCachedBodiesAreFresh(&OpenAiRequestBody);
 }
 
 TEST(WireCache, ACachedAnthropicBodyIsTheBodyBuiltFromNothing) {
-  WireCache cache;
-  for (const auto& messages : Steps()) {
-    TurnRequest request;
-    request.model = "m";
-    request.system = "s";
-    request.messages = messages;
-    EXPECT_EQ(AnthropicRequestBody(request, &cache), AnthropicRequestBody(request));
-  }
+  ExpectCachedBodiesAreFresh(&AnthropicRequestBody);
 }
 
 TEST(WireCache, ACachedGeminiBodyIsTheBodyBuiltFromNothing) {
-  WireCache cache;
-  for (const auto& messages : Steps()) {
-    TurnRequest request;
-    request.model = "m";
-    request.system = "s";
-    request.messages = messages;
-    EXPECT_EQ(GeminiRequestBody(request, &cache), GeminiRequestBody(request));
-  }
+  ExpectCachedBodiesAreFresh(&GeminiRequestBody);
 }
 
 TEST(WireCache, APieceIsMadeOnceWhileItsMessagesAndVariantStay) {
