@@ -47,4 +47,12 @@ std::string_view Trim(std::string_view text) {
 
 bool IsBlank(std::string_view text) { return Trim(text).empty(); }
 
+std::string AsciiLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
 }  // namespace ikigai

@@ -26,4 +26,8 @@ std::string_view Trim(std::string_view text);
 // Nothing but spaces, tabs, carriage returns and newlines (or nothing).
 bool IsBlank(std::string_view text);
 
+// `text` with ASCII letters in lower case (header names, hosts, media
+// types, words to look for in a server's message).
+std::string AsciiLower(std::string_view text);
+
 }  // namespace ikigai

@@ -43,5 +43,11 @@ TEST(Trim, SpacesTabsAndLineEnds) {
   EXPECT_FALSE(IsBlank(" x "));
 }
 
+TEST(AsciiLower, LowersAsciiLettersOnly) {
+  EXPECT_EQ(AsciiLower("Content-Type: Application/JSON"), "content-type: application/json");
+  EXPECT_EQ(AsciiLower("\xC3\x89t\xC3\xA9 [::1]"), "\xC3\x89t\xC3\xA9 [::1]");
+  EXPECT_EQ(AsciiLower(""), "");
+}
+
 }  // namespace
 }  // namespace ikigai

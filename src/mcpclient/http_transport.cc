@@ -18,10 +18,8 @@ namespace {
 bool SessionGone(const providers::PostResponse& response) {
   if (response.status == 404) return true;
   if (response.status != 400) return false;
-  std::string body = response.body.substr(0, 4096);
-  std::transform(body.begin(), body.end(), body.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return body.find("session") != std::string::npos;
+  return AsciiLower(std::string_view(response.body).substr(0, 4096)).find("session") !=
+         std::string::npos;
 }
 
 using nlohmann::json;
@@ -94,9 +92,7 @@ std::string HttpErrorLine(const std::string& url, long status, const std::string
 }
 
 bool IsJson(const std::string& content_type) {
-  std::string media = content_type.substr(0, content_type.find(';'));
-  for (char& c : media) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return Trim(media) == "application/json";
+  return Trim(AsciiLower(content_type.substr(0, content_type.find(';')))) == "application/json";
 }
 
 bool IsHeaderName(std::string_view name) {

@@ -3,20 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/format.h"
+
 namespace ikigai::mcpserver {
-namespace {
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-}  // namespace
 
 bool IsLoopbackHost(std::string_view raw) {
-  const std::string host = Lower(raw);
+  const std::string host = AsciiLower(raw);
   if (host == "localhost" || host == "::1" || host == "[::1]") return true;
   if (!host.starts_with("127.")) return false;
   return std::all_of(host.begin(), host.end(),
@@ -32,15 +24,15 @@ std::string HostPart(std::string_view value, bool is_origin) {
   }
   if (value.starts_with("[")) {
     const std::size_t end = value.find(']');
-    return end == std::string_view::npos ? "" : Lower(value.substr(0, end + 1));
+    return end == std::string_view::npos ? "" : AsciiLower(value.substr(0, end + 1));
   }
-  return Lower(value.substr(0, value.find(':')));
+  return AsciiLower(value.substr(0, value.find(':')));
 }
 
 bool AllowedOrigin(std::string_view origin, std::string_view host_header,
                    std::string_view bound_host) {
   const auto allowed = [&](const std::string& host) {
-    return IsLoopbackHost(host) || (!bound_host.empty() && host == Lower(bound_host));
+    return IsLoopbackHost(host) || (!bound_host.empty() && host == AsciiLower(bound_host));
   };
   if (!origin.empty() && !allowed(HostPart(origin, true))) return false;
   // Bound beyond loopback on purpose, the machine is reached by other names.

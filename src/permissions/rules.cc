@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "base/format.h"
 #include "base/shell_words.h"
 #include "permissions/reachable_commands.h"
 #include "search/glob_pattern.h"
@@ -116,9 +117,7 @@ std::string HostOf(const std::string& url) {
       colon != std::string::npos && authority.find(']') == std::string::npos) {
     authority = authority.substr(0, colon);
   }
-  std::transform(authority.begin(), authority.end(), authority.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return authority;
+  return AsciiLower(authority);
 }
 
 }  // namespace

@@ -67,9 +67,7 @@ size_t OnHeader(char* buffer, size_t size, size_t count, void* user) {
   if (colon == std::string_view::npos) return line.size();
   const std::string_view name = Trim(line.substr(0, colon));
   const std::string_view value = Trim(line.substr(colon + 1));
-  std::string lower_name(name);
-  for (char& c : lower_name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  t->response.headers[std::move(lower_name)] = std::string(value);
+  t->response.headers[AsciiLower(name)] = std::string(value);
   if (EqualsIgnoreCase(name, "retry-after-ms")) {
     if (auto ms = ParseDigits(value)) t->response.retry_after = std::chrono::milliseconds(*ms);
   } else if (EqualsIgnoreCase(name, "retry-after") && !t->response.retry_after) {

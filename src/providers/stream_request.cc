@@ -120,8 +120,7 @@ milliseconds RetryDelay(int retry, std::optional<milliseconds> retry_after) {
 }
 
 bool SaysContextTooLong(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = AsciiLower(text);
   for (const char* words :
        {"context_length_exceeded", "prompt is too long", "maximum context length", "context window",
         "exceeds the maximum number of tokens", "input token count",

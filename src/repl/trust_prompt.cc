@@ -6,6 +6,8 @@
 #include <iostream>
 #include <string>
 
+#include "base/format.h"
+
 namespace ikigai::repl {
 
 void AskTrustIfNeeded(session::TrustState& state, const session::ProjectStore& store) {
@@ -21,7 +23,7 @@ void AskTrustIfNeeded(session::TrustState& state, const session::ProjectStore& s
     std::cin.clear();
     std::cout << "\n";
   }
-  for (char& c : answer) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  answer = AsciiLower(answer);
   while (!answer.empty() && std::isspace(static_cast<unsigned char>(answer.back())))
     answer.pop_back();
   state.trusted = answer == "y" || answer == "yes";
