@@ -92,7 +92,11 @@ Result<Compaction, providers::ProviderError> Agent::CompactNow(const std::string
         providers::ErrorKind::kProtocol,
         "the model wrote no summary to compact the conversation with; try /compact again"});
   }
-  messages_ = CompactedConversation(messages_, turn->text);
+  std::string summary = std::move(turn->text);
+  if (options_.carry_over) {
+    if (const std::string kept = options_.carry_over(); !kept.empty()) summary += "\n\n" + kept;
+  }
+  messages_ = CompactedConversation(messages_, summary);
   reported_ = false;
   compaction.tokens_after = ContextTokens();
   if (log_ != nullptr) {

@@ -46,6 +46,9 @@ struct AgentOptions {
   long context_window = 128'000;      // tokens the model reads at most
   long compact_threshold = 96'000;    // compact before a request that would pass it
   std::string reasoning_effort = {};  // reasoning models only; empty: the provider's default
+  // What a compaction's summary must carry over word for word (the plan
+  // of todo_write); may be empty.
+  std::function<std::string()> carry_over = nullptr;
 };
 
 // What a compaction did: the context before (as last reported, or

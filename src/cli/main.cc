@@ -40,6 +40,7 @@
 #include "session/tool_sandbox.h"
 #include "session/trust.h"
 #include "spawning/host_guard.h"
+#include "subagents/subagent.h"
 #include "toolcmd/tool_check.h"
 #include "toolcmd/tool_commands.h"
 
@@ -181,7 +182,13 @@ int Run(int argc, char** argv) {
   if (*untrust) return session::RecordTrust(untrust_dir, false, store, std::cout, std::cerr);
   // From here on tools may run: nothing they start may outlive this process,
   // and their scratch directory goes with it.
-  spawning::StartHostGuard();
+  const std::string session_dir = spawning::StartHostGuard();
+  // A subagent shares its parent's session directory, not its plan
+  // (base/todos.h). Before any thread reads the environment.
+  if (!session_dir.empty() && subagents::IsSubagent()) {
+    const std::string plan = session_dir + "/todos-" + std::to_string(::getpid()) + ".json";
+    ::setenv("IKIGAI_TODOS_FILE", plan.c_str(), 1);
+  }
   // Tools run as the same user: without this they could read the keys in
   // /proc/<this process>/environ and /proc/<this process>/mem (sandbox/host.h).
   // After the guard, which is a fresh image and reads only our /proc/PID/stat.

@@ -57,8 +57,9 @@ TEST_F(ConfigTest, DefaultsWithoutAnyFile) {
   EXPECT_EQ(config.tools.defaults.timeout, milliseconds(30000));
   EXPECT_EQ(config.tools.defaults.output_limit, 65536u);
   EXPECT_EQ(config.tools.defaults.stderr_limit, 8192u);
-  // Builds and tests take minutes: bash gets ten; a subagent (task) thirty.
-  ASSERT_EQ(config.tools.per_tool.size(), 2u);
+  // Builds and tests take minutes: bash gets ten; a subagent (task) thirty;
+  // ask_user waits for the user (AskUserWaitsADay).
+  ASSERT_EQ(config.tools.per_tool.size(), 3u);
   EXPECT_EQ(config.tools.per_tool.at("bash").timeout, milliseconds(600000));
   EXPECT_EQ(config.tools.per_tool.at("bash").output_limit, 65536u);
   EXPECT_EQ(config.tools.per_tool.at("task").timeout, milliseconds(1800000));
@@ -125,7 +126,7 @@ TEST_F(ConfigTest, PerToolOverridesFallBackOnTheFinalDefaults) {
   Write("project", R"({"tool_output_limit_bytes": 100000,
                        "tools": {"bash": {"output_limit_bytes": 200000}}})");
   const Config config = Load(Environment({{"IKIGAI_TOOL_TIMEOUT_MS", "7000"}}));
-  ASSERT_EQ(config.tools.per_tool.size(), 3u);  // bash, grep, task
+  ASSERT_EQ(config.tools.per_tool.size(), 4u);  // ask_user, bash, grep, task
   const executor::Limits& bash = config.tools.per_tool.at("bash");
   EXPECT_EQ(bash.timeout, milliseconds(120000));  // user, kept under the project's file
   EXPECT_EQ(bash.output_limit, 200000u);          // project
@@ -143,7 +144,7 @@ TEST_F(ConfigTest, UnknownKeyNamesFileAndKey) {
                 "compact_threshold_percent, context_window, gemini, max_rounds, max_tokens, "
                 "mcp_servers, model, openai, permissions, provider, reasoning_effort, sandbox, "
                 "schema_timeout_ms, system_prompt, tool_output_limit_bytes, "
-                "tool_timeout_ms, tools)");
+                "tool_timeout_ms, tools, web_fetch, web_search)");
   Write("user", R"({"tools": {"bash": {"timeout": 5}}})");
   EXPECT_EQ(LoadError(), Path("user") +
                              ": tools.bash.timeout: unknown key (known here: "
@@ -251,6 +252,32 @@ TEST_F(ConfigTest, ListsAddUpAcrossLayersSoAProjectCannotDropTheUsersDenyRules) 
   EXPECT_EQ(config.tools.env_passthrough, (std::vector<std::string>{"GITHUB_TOKEN"}));
 }
 
+// The web tools' settings reach them as variables; a later layer may turn
+// one off again.
+TEST_F(ConfigTest, WebToolSettingsBecomeTheirVariables) {
+  EXPECT_TRUE(Load().tools.tool_env.empty());
+  Write("user", R"J({"web_fetch": {"allow_private_networks": true},
+                    "web_search": {"provider": "searxng", "searxng_url": "http://localhost:8888"}})J");
+  Config config = Load();
+  EXPECT_EQ(config.tools.tool_env["web_fetch"],
+            (std::map<std::string, std::string>{{"IKIGAI_WEB_FETCH_ALLOW_PRIVATE_NETWORKS", "1"}}));
+  EXPECT_EQ(config.tools.tool_env["web_search"],
+            (std::map<std::string, std::string>{
+                {"IKIGAI_WEB_SEARCH_PROVIDER", "searxng"},
+                {"IKIGAI_WEB_SEARCH_SEARXNG_URL", "http://localhost:8888"}}));
+  Write("project", R"J({"web_fetch": {"allow_private_networks": false}})J");
+  EXPECT_TRUE(Load().tools.tool_env["web_fetch"].empty());
+  Write("project", R"J({"web_search": {"provider": "google"}})J");
+  EXPECT_EQ(LoadError(), Path("project") +
+                             ": web_search.provider: must be one of tavily brave searxng, got "
+                             "\"google\"");
+}
+
+// ask_user waits for a person: the longest deadline unless told otherwise.
+TEST_F(ConfigTest, AskUserWaitsADay) {
+  EXPECT_EQ(Load().tools.per_tool.at("ask_user").timeout, std::chrono::hours(24));
+}
+
 TEST_F(ConfigTest, BadSafetyValuesAreErrorsNamingTheKey) {
   Write("user", R"({"permissions": {"mode": "yolo"}})");
   EXPECT_EQ(LoadError(), Path("user") +
@@ -289,7 +316,7 @@ TEST(ProjectConfigTest, AProjectConfigLinkedOutsideTheProjectIsNotRead) {
 
 TEST_F(ConfigTest, EmptyToolsObjectChangesNothing) {
   Write("project", R"({"tools": {}})");
-  EXPECT_EQ(Load().tools.per_tool.size(), 2u);  // bash's and task's own defaults
+  EXPECT_EQ(Load().tools.per_tool.size(), 3u);  // ask_user's, bash's and task's own defaults
 }
 
 }  // namespace

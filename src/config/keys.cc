@@ -21,6 +21,20 @@ void Append(std::vector<std::string>& list, const Json& value) {
   for (const Json& item : value) list.push_back(item.get<std::string>());
 }
 
+constexpr const char* kAllowPrivateVariable = "IKIGAI_WEB_FETCH_ALLOW_PRIVATE_NETWORKS";
+
+// A tool's setting, as a variable set for its calls; "" unsets it (a later
+// layer turning it off).
+void SetToolEnv(Draft& d, const std::string& tool, const std::string& name,
+                const std::string& value) {
+  auto& env = d.config.tools.tool_env[tool];
+  if (value.empty()) {
+    env.erase(name);
+  } else {
+    env[name] = value;
+  }
+}
+
 std::chrono::milliseconds Ms(const Json& value) {
   return std::chrono::milliseconds(value.get<std::int64_t>());
 }
@@ -228,6 +242,37 @@ const Key kKeys[] = {
                     "`*PASSWORD*`, ...) that tool processes may see anyway.",
      .apply = [](Draft& d, const Names&,
                  const Json& v) { Append(d.config.tools.env_passthrough, v); }},
+    {.path = "web_fetch.allow_private_networks",
+     .kind = ValueKind::kBoolean,
+     .env = "",
+     .default_value = "false",
+     .description = "Let web_fetch reach loopback, private, link-local and CGNAT addresses "
+                    "(a local dev server); otherwise they are refused.",
+     .apply =
+         [](Draft& d, const Names&, const Json& v) {
+           SetToolEnv(d, "web_fetch", kAllowPrivateVariable, v.get<bool>() ? "1" : "");
+         }},
+    {.path = "web_search.provider",
+     .kind = ValueKind::kString,
+     .choices = "tavily brave searxng",
+     .env = "",
+     .default_value = "the first configured of tavily, brave and searxng",
+     .description = "Which search service web_search uses: `tavily` (TAVILY_API_KEY), `brave` "
+                    "(BRAVE_API_KEY) or `searxng` (web_search.searxng_url).",
+     .apply =
+         [](Draft& d, const Names&, const Json& v) {
+           SetToolEnv(d, "web_search", "IKIGAI_WEB_SEARCH_PROVIDER", v.get<std::string>());
+         }},
+    {.path = "web_search.searxng_url",
+     .kind = ValueKind::kString,
+     .env = "",
+     .default_value = "(none)",
+     .description = "A SearXNG instance for web_search (no key needed; its JSON format must be "
+                    "enabled), e.g. `http://localhost:8888`.",
+     .apply =
+         [](Draft& d, const Names&, const Json& v) {
+           SetToolEnv(d, "web_search", "IKIGAI_WEB_SEARCH_SEARXNG_URL", v.get<std::string>());
+         }},
 };
 
 }  // namespace
@@ -255,6 +300,10 @@ Config Finish(Draft draft) {
   }
   if (!draft.tools["task"].timeout) {
     draft.tools["task"].timeout = std::max(kTaskTimeout, config.tools.defaults.timeout);
+  }
+  // ask_user waits for the user, who may be away: only the longest deadline.
+  if (!draft.tools["ask_user"].timeout) {
+    draft.tools["ask_user"].timeout = std::chrono::milliseconds(kMaxTimeoutMs);
   }
   for (const auto& [name, overrides] : draft.tools) {
     executor::Limits limits = config.tools.defaults;

@@ -237,7 +237,7 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
     }
     std::unique_ptr<hostapi::HostChannel> channel;
     if (options_.host_api && WantsHostChannel(*tool)) {
-      auto opened = hostapi::HostChannel::Open(options_.host_api);
+      auto opened = hostapi::HostChannel::Open(options_.host_api, call.tool);
       if (!opened) {
         results[i].wrapped = protocol::WrapFailure(
             code::kToolCrashed, Quoted(call.tool) + " could not be given its host channel: " +
@@ -246,15 +246,26 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
       }
       channel = std::move(*opened);
     }
-    // Calls with the same deadline, profile and channel share one environment.
+    // A tool with settings or secrets of its own has an environment of its
+    // own; the others share one per deadline, profile and channel.
+    const auto settings = options_.tool_env.find(call.tool);
+    const bool own_env = settings != options_.tool_env.end() || !tool->schema.env.empty();
     const std::string env_key = deadline +
                                 (confinement != nullptr ? "/" + confinement->description : "") +
-                                (channel ? "/host" : "");
+                                (channel ? "/host" : "") + (own_env ? "/tool:" + call.tool : "");
     auto env = env_by_key.find(env_key);
     if (env == env_by_key.end()) {
       std::vector<std::pair<std::string, std::string>> overrides = {
           {"IKIGAI_TOOL_DEADLINE_MS", deadline}};
       if (channel) overrides.emplace_back("IKIGAI_HOST_FD", "3");
+      if (settings != options_.tool_env.end()) {
+        for (const auto& [name, value] : settings->second) overrides.emplace_back(name, value);
+      }
+      // The secrets its schema names ("env"), never a provider's key.
+      std::vector<std::string> passthrough = options_.env_passthrough;
+      for (const std::string& name : tool->schema.env) {
+        if (!spawning::IsProviderKeyName(name)) passthrough.push_back(name);
+      }
       if (confinement != nullptr) {
         overrides.emplace_back("IKIGAI_SANDBOX", confinement->description);
         // A TMPDIR the sandbox may not let tools write ($HOME, say) gave way
@@ -266,9 +277,7 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
           overrides.emplace_back("TMPDIR", temp_dir);
         }
       }
-      env = env_by_key
-                .emplace(env_key, spawning::ToolEnvironment(overrides, options_.env_passthrough))
-                .first;
+      env = env_by_key.emplace(env_key, spawning::ToolEnvironment(overrides, passthrough)).first;
     }
     spawning::Job job;
     job.spawn.path = tool->path;

@@ -80,6 +80,9 @@ struct ExecutorOptions {
   std::map<std::string, Limits, std::less<>> per_tool;  // by tool name
   // Secret-looking variables tools may see anyway (spawning/environment.h).
   std::vector<std::string> env_passthrough;
+  // Settings for one tool, as variables set for its calls (by tool name:
+  // web_fetch.allow_private_networks is IKIGAI_WEB_FETCH_ALLOW_PRIVATE_NETWORKS).
+  std::map<std::string, std::map<std::string, std::string>, std::less<>> tool_env;
   // Null: no sandbox. Without profile_for, every call gets the default
   // profile (workspace-write, no network).
   std::shared_ptr<sandbox::Sandbox> sandbox = nullptr;

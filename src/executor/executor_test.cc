@@ -256,6 +256,29 @@ TEST_F(ExecutorTest, ToolKnowsItsDeadline) {
   EXPECT_EQ(wrapped["result"]["deadline"], "1234");
 }
 
+// A tool sees the secrets its schema names ("env"), never a provider's
+// key, and its own settings; other tools see neither.
+TEST_F(ExecutorTest, ASchemasEnvAndAToolsSettingsReachOnlyThatTool) {
+  ::setenv("EXECUTOR_TEST_SEARCH_API_KEY", "s3cret", 1);
+  ::setenv("ANTHROPIC_API_KEY", "provider-key", 1);
+  const std::string body =
+      R"(printf '{"search": "%s", "provider": "%s", "setting": "%s"}' )"
+      R"("$EXECUTOR_TEST_SEARCH_API_KEY" "$ANTHROPIC_API_KEY" "$IKIGAI_SEARCHER_SETTING")";
+  AddTool("searcher", body);
+  tools_.back().schema.env = {"EXECUTOR_TEST_SEARCH_API_KEY", "ANTHROPIC_API_KEY"};
+  AddTool("other", body);
+  ExecutorOptions options;
+  options.tool_env["searcher"] = {{"IKIGAI_SEARCHER_SETTING", "on"}};
+  auto results = Run({{"a", "searcher", json::object()}, {"b", "other", json::object()}}, options);
+  ::unsetenv("EXECUTOR_TEST_SEARCH_API_KEY");
+  ::unsetenv("ANTHROPIC_API_KEY");
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(json::parse(results[0].wrapped["result"].dump()),
+            (json{{"search", "s3cret"}, {"provider", ""}, {"setting", "on"}}));
+  EXPECT_EQ(json::parse(results[1].wrapped["result"].dump()),
+            (json{{"search", ""}, {"provider", ""}, {"setting", ""}}));
+}
+
 TEST_F(ExecutorTest, PerToolLimitsOverrideTheDefaults) {
   const std::string body = R"(printf '{"deadline": "%s", "pad": "' "$IKIGAI_TOOL_DEADLINE_MS"; )"
                            R"(head -c 100000 /dev/zero | tr '\0' p; printf '"}')";

@@ -19,16 +19,21 @@ nlohmann::json ErrorMessage(const nlohmann::json& id, int code, const std::strin
 }  // namespace
 
 Result<std::unique_ptr<HostChannel>, std::string> HostChannel::Open(
-    std::shared_ptr<Methods> methods) {
+    std::shared_ptr<Methods> methods, std::string tool) {
   int pair[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
     return Err(std::string("host channel: socketpair: ") + std::strerror(errno));
   }
-  return std::unique_ptr<HostChannel>(new HostChannel(std::move(methods), pair[0], pair[1]));
+  return std::unique_ptr<HostChannel>(
+      new HostChannel(std::move(methods), std::move(tool), pair[0], pair[1]));
 }
 
-HostChannel::HostChannel(std::shared_ptr<Methods> methods, int host_end, int tool_end)
-    : methods_(std::move(methods)), host_end_(host_end), tool_end_(tool_end) {
+HostChannel::HostChannel(std::shared_ptr<Methods> methods, std::string tool, int host_end,
+                         int tool_end)
+    : methods_(std::move(methods)),
+      tool_(std::move(tool)),
+      host_end_(host_end),
+      tool_end_(tool_end) {
   int cancel[2];
   // A pipe cannot fail here short of running out of descriptors; the
   // channel then simply has no cancellation to give (-1 never reads).
@@ -82,10 +87,16 @@ void HostChannel::Handle(const std::string& line) {
     Send(ErrorMessage(nullptr, rpc_code::kParseError, "not JSON: send one JSON object per line"));
     return;
   }
-  if (!message.is_object() || !message.contains("id") || !message.contains("method") ||
-      !message["method"].is_string()) {
-    // A notification (no id) gets no answer, as JSON-RPC says; none is known yet.
-    if (message.is_object() && !message.contains("id")) return;
+  if (message.is_object() && !message.contains("id")) {
+    // A notification gets no answer, as JSON-RPC says, not even an error.
+    if (message.contains("method") && message["method"].is_string()) {
+      (void)methods_->Call(message["method"].get<std::string>(),
+                           message.value("params", nlohmann::json::object()),
+                           CallContext{cancel_read_.get(), tool_});
+    }
+    return;
+  }
+  if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) {
     Send(ErrorMessage(message.is_object() ? message.value("id", nlohmann::json()) : nullptr,
                       rpc_code::kInvalidRequest,
                       "a request needs \"jsonrpc\": \"2.0\", an \"id\" and a \"method\""));
@@ -115,7 +126,7 @@ void HostChannel::Handle(const std::string& line) {
   ended_.clear();
   try {
     workers_.emplace_back([this, id, method = std::move(method), params = std::move(params)] {
-      MethodResult result = methods_->Call(method, params, cancel_read_.get());
+      MethodResult result = methods_->Call(method, params, CallContext{cancel_read_.get(), tool_});
       Send(result ? nlohmann::json{{"jsonrpc", "2.0"}, {"id", id}, {"result", *result}}
                   : ErrorMessage(id, result.error().code, result.error().message));
       std::lock_guard done(mutex_);

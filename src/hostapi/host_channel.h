@@ -1,6 +1,7 @@
 // The host channel (DECISIONS §9): how a tool asks the host for what only
-// the host can do (start a subagent: tools hold no API keys and have no
-// network in the sandbox).
+// the host can do: start a subagent (tools hold no API keys and have no
+// network in the sandbox), ask the user a question, show the user a line
+// while it works.
 //
 // A tool whose schema says "host_api": true gets one end of a Unix socket
 // pair as descriptor 3 (IKIGAI_HOST_FD=3 in its environment); the host
@@ -8,7 +9,8 @@
 // JSON-RPC 2.0 message per line: the tool sends requests
 // {"jsonrpc": "2.0", "id": 1, "method": "subagent/start", "params": {...}},
 // the host answers each with {"jsonrpc": "2.0", "id": 1, "result": ...} or
-// {"jsonrpc": "2.0", "id": 1, "error": {"code", "message"}}.
+// {"jsonrpc": "2.0", "id": 1, "error": {"code", "message"}}. A message
+// without an id is a notification: it gets no answer (`progress` is sent so).
 //
 // Each request runs on a thread of its own (a long one, a subagent, must
 // not hold up a `subagent/stop`); at most kMaxPendingRequests at once.
@@ -39,6 +41,7 @@ inline constexpr int kInvalidParams = -32602;
 inline constexpr int kBusy = -32000;       // too many requests at once
 inline constexpr int kFailed = -32001;     // the operation failed (its message says why)
 inline constexpr int kCancelled = -32002;  // the channel closed first
+inline constexpr int kNoUser = -32003;     // elicit: nobody can answer (-p, mcp serve)
 }  // namespace rpc_code
 
 struct RpcError {
@@ -48,13 +51,20 @@ struct RpcError {
 
 using MethodResult = Result<nlohmann::json, RpcError>;
 
-// What the host offers. Call runs on a request's own thread; `cancel_fd`
-// becomes readable when the tool's call is over: a long method polls it.
+// Who asks: the tool the channel was opened for, and `cancel_fd`, which
+// becomes readable when the tool's call is over (a long method polls it).
+struct CallContext {
+  int cancel_fd = -1;
+  std::string tool;
+};
+
+// What the host offers. Call runs on a request's own thread (a
+// notification's on the channel's reader: it must be quick).
 class Methods {
  public:
   virtual ~Methods() = default;
   virtual MethodResult Call(const std::string& method, const nlohmann::json& params,
-                            int cancel_fd) = 0;
+                            const CallContext& context) = 0;
 };
 
 // Lines longer than this close the channel: no request is that large.
@@ -63,8 +73,10 @@ inline constexpr std::size_t kMaxPendingRequests = 8;
 
 class HostChannel {
  public:
-  // A socket pair and the thread serving the host's end. Errors say why.
-  static Result<std::unique_ptr<HostChannel>, std::string> Open(std::shared_ptr<Methods> methods);
+  // A socket pair and the thread serving the host's end, for a call of
+  // `tool`. Errors say why.
+  static Result<std::unique_ptr<HostChannel>, std::string> Open(std::shared_ptr<Methods> methods,
+                                                                std::string tool = {});
   // Closes the channel: cancels what still runs and waits for it.
   ~HostChannel();
   HostChannel(const HostChannel&) = delete;
@@ -77,12 +89,13 @@ class HostChannel {
   void CloseToolEnd() { tool_end_.Reset(); }
 
  private:
-  HostChannel(std::shared_ptr<Methods> methods, int host_end, int tool_end);
+  HostChannel(std::shared_ptr<Methods> methods, std::string tool, int host_end, int tool_end);
   void Serve();
   void Handle(const std::string& line);
   void Send(const nlohmann::json& message);
 
   std::shared_ptr<Methods> methods_;
+  std::string tool_;
   UniqueFd host_end_, tool_end_;
   UniqueFd cancel_read_, cancel_write_;  // closing the write end cancels
   std::mutex mutex_;                     // guards workers_, ended_ and pending_

@@ -19,7 +19,9 @@ using nlohmann::json;
 // "echo" answers its params; "wait" blocks until cancelled and counts it.
 class FakeMethods : public Methods {
  public:
-  MethodResult Call(const std::string& method, const json& params, int cancel_fd) override {
+  MethodResult Call(const std::string& method, const json& params,
+                    const CallContext& context) override {
+    const int cancel_fd = context.cancel_fd;
     if (method == "echo") return params;
     if (method == "wait") {
       pollfd p{cancel_fd, POLLIN, 0};

@@ -1,5 +1,7 @@
 #include "mcpserver/executor_tool_host.h"
 
+#include "hostapi/user_requests.h"
+
 #include "session/mcp_tools.h"
 
 #include "executor/executor.h"
@@ -34,7 +36,9 @@ ExecutorToolHost::ExecutorToolHost(const session::HostContext& host,
     : host_(host),
       policy_(std::move(policy)),
       executor_(session::ExecutorFor(
-          host, [&host] { return host.mode; }, SubagentsFor(host))) {
+          host, [&host] { return host.mode; },
+          // No user to ask here: a tool's question is NO_USER.
+          std::make_shared<hostapi::HostMethods>(nullptr, SubagentsFor(host)))) {
   registry_.Set(host.registry);
 }
 

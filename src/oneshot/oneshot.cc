@@ -5,10 +5,13 @@
 
 #include <iostream>
 #include <iterator>
+#include <mutex>
 
 #include "agent/session_log.h"
+#include "base/todos.h"
 #include "base/visible_text.h"
 #include "executor/executor.h"
+#include "hostapi/user_requests.h"
 #include "session/approval.h"
 #include "session/call_summary.h"
 #include "session/tool_sandbox.h"
@@ -52,6 +55,26 @@ std::string_view ErrorCode(providers::ErrorKind kind) {
   }
   return failure_code::kError;
 }
+
+// Nobody can answer a tool's question here (NO_USER); its progress lines
+// go to stderr beside the tool lines.
+class NoUser : public hostapi::User {
+ public:
+  explicit NoUser(std::ostream& err) : err_(err) {}
+  std::optional<hostapi::Reply> Elicit(const hostapi::Question&, int) override {
+    return std::nullopt;
+  }
+  void Progress(const std::string& tool, const std::string& message) override {
+    std::lock_guard lock(mutex_);
+    err_ << "[progress] " << VisibleText(tool, Layout::kOneLine) << ": "
+         << VisibleText(message, Layout::kOneLine) << "\n"
+         << std::flush;
+  }
+
+ private:
+  std::ostream& err_;
+  std::mutex mutex_;
+};
 
 }  // namespace
 
@@ -110,7 +133,8 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   const auto subagent_service = std::make_shared<subagents::SubagentService>(
       [&] { return session::SubagentSettingsFor(host, settings->kind, model, host.mode); });
   const executor::Executor executor = session::ExecutorFor(
-      host, [&] { return host.mode; }, subagent_service);
+      host, [&] { return host.mode; },
+      std::make_shared<hostapi::HostMethods>(std::make_shared<NoUser>(err), subagent_service));
   for (const auto& line : session::NoticeLines(host.sandbox_notice))
     err << "ikigai: " << line << "\n";
   for (const auto& line : session::NoticeLines(host.mcp_notice)) err << "ikigai: " << line << "\n";
@@ -151,11 +175,17 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
     end_line();
     err << "[tool] " << session::SummarizeCall(call) << "\n";
   };
-  observer.on_tool_end = [&err](const providers::ToolCall& call,
-                                const protocol::WrappedJson& wrapped,
-                                std::chrono::microseconds elapsed) {
+  todos::PlanWatcher plan;
+  observer.on_tool_end = [&err, &plan](const providers::ToolCall& call,
+                                       const protocol::WrappedJson& wrapped,
+                                       std::chrono::microseconds elapsed) {
     err << "[tool] " << VisibleText(call.name, Layout::kOneLine) << " -> "
         << session::SummarizeResult(wrapped) << " (" << elapsed.count() / 1000 << " ms)\n";
+    if (auto changed = plan.Changed()) {
+      if (changed->empty()) err << "[plan] (cleared)\n";
+      for (const std::string& line : todos::ChecklistLines(*changed))
+        err << "[plan] " << VisibleText(line, Layout::kOneLine) << "\n";
+    }
   };
 
   observer.on_retry = [&err](std::string_view reason, std::chrono::milliseconds wait) {

@@ -15,6 +15,7 @@
 #include "protocol/schema.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "base/format.h"
 #include "protocol/parse_json.h"
@@ -141,8 +142,30 @@ Result<ToolSchema, std::string> SchemaFromJson(Json value) {
     if (!it->is_boolean()) return Err("host_api must be true or false" + Got(*it));
     schema.host_api = it->get<bool>();
   }
+  if (auto it = value.find("env"); it != value.end() && !it->is_null()) {
+    constexpr std::size_t kMaxEnv = 32;
+    if (!it->is_array() || it->size() > kMaxEnv) {
+      return Err("env must be an array of at most " + std::to_string(kMaxEnv) + " variable names" +
+                 Got(*it));
+    }
+    for (const auto& variable : *it) {
+      if (!variable.is_string() || !IsVariableName(variable.get<std::string>())) {
+        return Err("env must hold variable names (letters, digits and _)" + Got(variable));
+      }
+      schema.env.push_back(variable.get<std::string>());
+    }
+  }
   schema.raw = std::move(value);
   return schema;
+}
+
+bool IsVariableName(std::string_view name) {
+  if (name.empty() || name.size() > 128 || std::isdigit(static_cast<unsigned char>(name[0]))) {
+    return false;
+  }
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 Result<ToolSchema, std::string> ParseSchema(std::string_view text) {

@@ -161,17 +161,32 @@ TEST(SchemaTest, EveryViolationIsNamed) {
        "annotations must be an object, got array"},
       {R"({"name": "x", "description": "d", "parameters": {}, "host_api": "true"})",
        "host_api must be true or false, got string"},
+      {R"({"name": "x", "description": "d", "parameters": {}, "env": "TAVILY_API_KEY"})",
+       "env must be an array of at most 32 variable names, got string"},
+      {R"({"name": "x", "description": "d", "parameters": {}, "env": ["A=B"]})",
+       "env must hold variable names (letters, digits and _), got string"},
   };
   for (const Case& c : cases) EXPECT_EQ(ErrorOf(c.text), c.error) << c.text;
 }
 
 TEST(SchemaTest, HostApiAsksForTheHostChannel) {
-  const auto with = ParseSchema(R"({"name": "x", "description": "d", "parameters": {}, "host_api": true})");
+  const auto with =
+      ParseSchema(R"({"name": "x", "description": "d", "parameters": {}, "host_api": true})");
   ASSERT_TRUE(with.ok()) << with.error();
   EXPECT_TRUE(with->host_api);
   const auto without = ParseSchema(R"({"name": "x", "description": "d", "parameters": {}})");
   ASSERT_TRUE(without.ok()) << without.error();
   EXPECT_FALSE(without->host_api);
+}
+
+TEST(SchemaTest, EnvNamesTheVariablesTheToolNeeds) {
+  const auto schema = ParseSchema(
+      R"({"name": "x", "description": "d", "parameters": {}, "env": ["TAVILY_API_KEY", "B_2"]})");
+  ASSERT_TRUE(schema.ok()) << schema.error();
+  EXPECT_EQ(schema->env, (std::vector<std::string>{"TAVILY_API_KEY", "B_2"}));
+  EXPECT_FALSE(IsVariableName("2A"));
+  EXPECT_FALSE(IsVariableName(""));
+  EXPECT_TRUE(IsVariableName("_a1"));
 }
 
 TEST(SchemaTest, SchemaFromJsonChecksTheSameWay) {

@@ -178,6 +178,27 @@ void Display::Diff(std::string_view diff) {
   WriteLocked((at_line_start_ ? "" : "\n") + text);
 }
 
+void Display::Checklist(const std::vector<todos::Todo>& todos) {
+  std::string text = Paint(todos.empty() ? "Plan cleared." : "Plan:", kDim) + "\n";
+  const std::vector<std::string> plain = todos::ChecklistLines(todos);
+  for (std::size_t i = 0; i < todos.size(); ++i) {
+    const std::string& status = todos[i].status;
+    const std::string content = VisibleText(todos[i].content, Layout::kOneLine);
+    if (!style_.unicode) {
+      text += "  " + Visible(plain[i]) + "\n";
+    } else if (status == "completed") {
+      text += "  " + Paint("\u2714 " + content, kDim) + "\n";
+    } else if (status == "in_progress") {
+      text += "  " + Paint("\u25b8 " + content, kBold) + "\n";
+    } else {
+      text += "  \u2610 " + content + "\n";
+    }
+  }
+  std::lock_guard lock(mutex_);
+  WriteLocked(answer_.Finish());  // an answer's last held-back bytes first
+  WriteLocked((at_line_start_ ? "" : "\n") + text);
+}
+
 void Display::EndLine() {
   std::lock_guard lock(mutex_);
   WriteLocked(answer_.Finish());

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <thread>
 
+#include "base/todos.h"
 #include "base/visible_text.h"
 #include "protocol/wrapper.h"
 #include "providers/conversation.h"
@@ -58,7 +59,9 @@ class Display {
   void Error(std::string_view line);    // red
   void Debug(std::string_view line);    // "Debug: ..." lines, dim
   void Diff(std::string_view diff);     // a unified diff, + green and - red on a terminal
-  void EndLine();                       // a newline unless at the start of a line
+  // The agent's plan (todo_write) as a checklist: done dim, under way bold.
+  void Checklist(const std::vector<todos::Todo>& todos);
+  void EndLine();  // a newline unless at the start of a line
 
   // Shows "<frame> label 1.2s" after a short delay, until the next output
   // or StopSpinner; a later Spin replaces the label and restarts the clock.

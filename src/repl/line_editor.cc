@@ -87,9 +87,11 @@ class TerminalReader final : public LineReader {
     ::history_end(history_);
   }
 
-  ReadResult Read(const std::string& prompt) override {
+  ReadResult Read(const std::string& prompt, int abort_fd) override {
     DrainWake(wake_fd_);  // a Ctrl+C while a command ran is not one at this prompt
     if (signals::QuitSignal() != 0) return {};
+    abort_fd_ = abort_fd;
+    aborted_ = false;
     prompt_ = color_ ? std::string(1, kPromptMarker) + "\033[1m" + kPromptMarker + prompt +
                            kPromptMarker + "\033[0m" + kPromptMarker
                      : prompt;
@@ -105,6 +107,10 @@ class TerminalReader final : public LineReader {
     const char* line = ::el_gets(el_, &count);
     if (bracketed_paste_) WriteOut("\033[?2004l");
     ReadResult result;
+    if (aborted_) {
+      result.status = ReadResult::Status::kAborted;
+      return result;
+    }
     if (interrupted_) {
       result.status = ReadResult::Status::kInterrupted;
       result.line_empty = interrupted_line_empty_;
@@ -233,16 +239,23 @@ class TerminalReader final : public LineReader {
   // Waits for input, a signal or the notifier: 1 when bytes_ grew (or
   // something was handled), 0 at the end of input, -1 on an interrupt.
   int Wait() {
-    pollfd fds[3] = {{STDIN_FILENO, POLLIN, 0}, {wake_fd_, POLLIN, 0}, {notify_fd_, POLLIN, 0}};
+    pollfd fds[4] = {{STDIN_FILENO, POLLIN, 0},
+                     {wake_fd_, POLLIN, 0},
+                     {notify_fd_, POLLIN, 0},
+                     {abort_fd_, POLLIN, 0}};
     // An incomplete escape or character: the rest comes at once or never.
     const int timeout = need_more_ ? 50 : -1;
-    const int ready = ::poll(fds, 3, timeout);
+    const int ready = ::poll(fds, 4, timeout);
     if (ready < 0) return errno == EINTR ? 1 : 0;
     if (ready == 0) {  // the rest never came: take the bytes as they are
       waited_for_more_ = true;
       need_more_ = false;
       if (!bytes_.empty() && static_cast<unsigned char>(bytes_.front()) >= 0x80) bytes_.erase(0, 1);
       return 1;
+    }
+    if (fds[3].revents != 0) {
+      aborted_ = true;
+      return Interrupt();
     }
     if (fds[1].revents != 0) {
       for (char event : DrainWake(wake_fd_)) {
@@ -302,6 +315,8 @@ class TerminalReader final : public LineReader {
   EditLine* el_ = nullptr;
   ::History* history_ = nullptr;
   int wake_fd_;
+  int abort_fd_ = -1;  // of the Read under way
+  bool aborted_ = false;
   std::unique_ptr<HistoryFile> file_;
   bool color_;
   bool bracketed_paste_ = false;
@@ -321,7 +336,7 @@ class PlainReader final : public LineReader {
  public:
   PlainReader(int in_fd, int wake_fd) : in_fd_(in_fd), wake_fd_(wake_fd) {}
 
-  ReadResult Read(const std::string&) override {
+  ReadResult Read(const std::string&, int abort_fd) override {
     DrainWake(wake_fd_);
     ReadResult result;
     if (signals::QuitSignal() != 0) return result;
@@ -340,8 +355,15 @@ class PlainReader final : public LineReader {
         buffer_.clear();
         return result;
       }
-      pollfd fds[3] = {{in_fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}, {notify_fd_, POLLIN, 0}};
-      if (::poll(fds, 3, -1) < 0) continue;  // EINTR: the signal wrote to the pipe
+      pollfd fds[4] = {{in_fd_, POLLIN, 0},
+                       {wake_fd_, POLLIN, 0},
+                       {notify_fd_, POLLIN, 0},
+                       {abort_fd, POLLIN, 0}};
+      if (::poll(fds, 4, -1) < 0) continue;  // EINTR: the signal wrote to the pipe
+      if (fds[3].revents != 0) {
+        result.status = ReadResult::Status::kAborted;
+        return result;
+      }
       if (fds[1].revents != 0) {
         for (char event : DrainWake(wake_fd_)) {
           if (event == signals::kQuit) return result;

@@ -19,7 +19,8 @@
 namespace ikigai::repl {
 
 struct ReadResult {
-  enum class Status { kLine, kEnd, kInterrupted };
+  // kAborted: the abort descriptor became readable first.
+  enum class Status { kLine, kEnd, kInterrupted, kAborted };
   Status status = Status::kEnd;
   std::string text;        // kLine: the line, without its final newline
   bool line_empty = true;  // kInterrupted: whether nothing was typed
@@ -28,7 +29,9 @@ struct ReadResult {
 class LineReader {
  public:
   virtual ~LineReader() = default;
-  virtual ReadResult Read(const std::string& prompt) = 0;
+  ReadResult Read(const std::string& prompt) { return Read(prompt, -1); }
+  // The same, given up (kAborted) once `abort_fd` is readable (-1: never).
+  virtual ReadResult Read(const std::string& prompt, int abort_fd) = 0;
   // Remembers an entry (for Up/Down, and in the history file).
   virtual void AddHistory(const std::string& entry) = 0;
   // While Read waits, `fd` becoming readable calls `on_ready` once (then

@@ -50,8 +50,10 @@ Repl::Repl(session::HostContext host, ReplOptions options, LineReader& reader, D
                  }),
       subagents_(std::make_shared<subagents::SubagentService>(
           [this] { return session::SubagentSettingsFor(host_, provider_kind_, model_, Mode()); })),
+      user_(std::make_shared<TerminalUser>(reader_, display_, [this] { return &cancellation_; })),
       executor_(session::ExecutorFor(
-          host_, [this] { return Mode(); }, subagents_)) {}
+          host_, [this] { return Mode(); },
+          std::make_shared<hostapi::HostMethods>(user_, subagents_))) {}
 
 permissions::Mode Repl::Mode() const { return permissions_ ? permissions_->mode() : host_.mode; }
 
@@ -180,6 +182,7 @@ std::optional<std::string> Repl::ReadInput() {
     ReadResult read = reader_.Read(continued ? kContinuationPrompt : kPrompt);
     switch (read.status) {
       case ReadResult::Status::kEnd:
+      case ReadResult::Status::kAborted:  // no abort descriptor here: never
         if (display_.style().animate) display_.Output("\n");
         if (continued) return text;  // what was typed before Ctrl+D is sent
         return std::nullopt;
@@ -417,6 +420,7 @@ session::Answer Repl::Ask(const session::Question& question) {
 
 void Repl::Clear() {
   agent_.reset();
+  plan_.Forget();  // a new conversation starts without the old plan
   resumed_.clear();
   const bool had_log = log_ != nullptr;
   log_.reset();
@@ -515,6 +519,7 @@ agent::AgentObserver Repl::Observer(std::size_t& running) {
                                           const protocol::WrappedJson& wrapped,
                                           std::chrono::microseconds elapsed) {
     display_.ToolEnd(call, wrapped, elapsed);
+    if (auto changed = plan_.Changed()) display_.Checklist(*changed);
     if (running > 0 && --running == 0) display_.Spin("thinking");
   };
   observer.on_retry = [this](std::string_view reason, std::chrono::milliseconds wait) {

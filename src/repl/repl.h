@@ -19,6 +19,7 @@
 #include "repl/discovery_task.h"
 #include "repl/display.h"
 #include "repl/line_editor.h"
+#include "repl/user_prompt.h"
 #include "session/agent_setup.h"
 #include "session/approval.h"
 #include "session/host_context.h"
@@ -86,6 +87,8 @@ class Repl {
   bool discovery_reported_ = false;
   // The task tool's subagents: stopped when the REPL ends.
   const std::shared_ptr<subagents::SubagentService> subagents_;
+  // Tools' questions and progress lines (the host channel).
+  const std::shared_ptr<TerminalUser> user_;
   const executor::Executor executor_;
   std::unique_ptr<session::ApprovalPolicy> permissions_;
 
@@ -100,6 +103,7 @@ class Repl {
   std::vector<std::string> resume_warnings_;
   agent::Cancellation cancellation_;
   int interrupts_at_empty_prompt_ = 0;
+  todos::PlanWatcher plan_;  // shown when todo_write changes it
 };
 
 // The REPL on this process's terminal: libedit when stdin is a terminal,

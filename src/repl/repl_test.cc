@@ -39,6 +39,16 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"userMessage": "repl-counted"},
    "response": {"content": "Counted.", "usage": {"prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290}}},
   {"match": {"toolCallId": "call_list"}, "response": {"content": "Listed them."}},
+  {"match": {"toolCallId": "call_user"}, "response": {"content": "Thanks for answering."}},
+  {"match": {"userMessage": "repl-question"},
+   "response": {"toolCalls": [{"id": "call_user", "name": "ask_user",
+     "arguments": {"question": "Which database?", "options": ["Postgres", "SQLite"]}}]}},
+  {"match": {"toolCallId": "call_plan"}, "response": {"content": "Plan made."}},
+  {"match": {"userMessage": "repl-plan"},
+   "response": {"toolCalls": [{"id": "call_plan", "name": "todo_write", "arguments": {"todos": [
+     {"content": "Read the code", "status": "completed"},
+     {"content": "Fix the bug", "status": "in_progress"},
+     {"content": "Run the tests", "status": "pending"}]}}]}},
   {"match": {"toolCallId": "call_bg"}, "response": {"content": "It runs."}},
   {"match": {"userMessage": "repl-background"}, "response": {"toolCalls": [{"id": "call_bg",
     "name": "bash", "arguments": {"command": "echo $$ > bg.pid; exec sleep 31.5", "run_in_background": true}}]}},
@@ -224,7 +234,7 @@ TEST_F(ReplTest, WithoutAKeyTheCommandsWorkAndAMessageSaysHowToConfigure) {
       << repl->Plain();
   ASSERT_TRUE(repl->Expect("> "));
   repl->Send("/tool\r");
-  ASSERT_TRUE(repl->Expect("Available tools:\n  bash (")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("Available tools:\n  ask_user (")) << repl->Plain();
   for (const char* name : {"file_edit", "file_read", "file_write", "glob", "grep"}) {
     EXPECT_TRUE(repl->Expect(std::string("  ") + name + " (")) << name << repl->Plain();
   }
@@ -791,6 +801,43 @@ TEST_F(ReplTest, AskModeAsksAndTheAnswersDecide) {
   ASSERT_TRUE(repl->Expect("Interrupted.")) << repl->Plain();
   ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
   EXPECT_FALSE(std::filesystem::exists(project() + "/stopped.d"));
+  repl->Send("/quit\r");
+}
+
+// ask_user's question takes the prompt: a number picks an option and goes
+// back to the model; Ctrl+C declines without stopping the turn. Neither it
+// nor todo_write needs an approval, even in ask mode.
+TEST_F(ReplTest, AskUserAsksOnTheTerminalAndTheAnswerGoesBack) {
+  auto repl = Start(AskModeEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+
+  repl->Send("repl-question\r");
+  ASSERT_TRUE(repl->Expect("ask_user asks:")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("Which database?")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("  2. SQLite")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("answer> ")) << repl->Plain();
+  repl->Send("2\r");
+  ASSERT_TRUE(repl->Expect("Thanks for answering.")) << repl->Plain();
+  std::string result = LastRequest()["messages"].back().dump();
+  EXPECT_NE(result.find(R"(\"answer\":\"SQLite\")"), std::string::npos) << result;
+  EXPECT_NE(result.find(R"(\"option\":2)"), std::string::npos) << result;
+
+  repl->Send("repl-question\r");
+  ASSERT_TRUE(repl->Expect("answer> ")) << repl->Plain();
+  repl->Send("\x03");
+  ASSERT_TRUE(repl->Expect("Thanks for answering.")) << repl->Plain();
+  result = LastRequest()["messages"].back().dump();
+  EXPECT_NE(result.find(R"(\"declined\":true)"), std::string::npos) << result;
+
+  repl->Send("repl-plan\r");
+  ASSERT_TRUE(repl->Expect("Plan made.")) << repl->Plain();
+  const std::string shown = repl->Plain();
+  EXPECT_NE(shown.find("Plan:"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("\u2714 Read the code"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("\u25b8 Fix the bug"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("\u2610 Run the tests"), std::string::npos) << shown;
+  EXPECT_EQ(shown.find("allow?"), std::string::npos) << shown;
   repl->Send("/quit\r");
 }
 

@@ -7,6 +7,7 @@
 #include "agent/context_window.h"
 #include "agent/system_prompt.h"
 #include "base/format.h"
+#include "base/todos.h"
 #include "session/tool_sandbox.h"
 
 namespace ikigai::session {
@@ -82,6 +83,8 @@ agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std:
   options.compact_threshold = agent::CompactionThreshold(options.context_window, agent.max_tokens,
                                                          agent.compact_threshold_percent);
   options.reasoning_effort = agent.reasoning_effort;
+  // The plan outlives the conversation it was made in.
+  options.carry_over = [] { return todos::PlanForModel(todos::ReadTodos(todos::TodosPath())); };
   return options;
 }
 

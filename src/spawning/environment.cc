@@ -17,6 +17,14 @@ bool IsSecretName(std::string_view name) {
   return upper.ends_with("_KEY");
 }
 
+bool IsProviderKeyName(std::string_view name) {
+  for (std::string_view key :
+       {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"}) {
+    if (name == key) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> ToolEnvironment(
     const std::vector<std::pair<std::string, std::string>>& overrides,
     const std::vector<std::string>& passthrough) {

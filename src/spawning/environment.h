@@ -18,6 +18,10 @@ namespace ikigai::spawning {
 
 bool IsSecretName(std::string_view name);
 
+// The variables that hold the host's own provider keys: no tool gets them
+// by asking for them in its schema ("env").
+bool IsProviderKeyName(std::string_view name);
+
 // The host's environment without secrets (except those named in
 // `passthrough`), then `overrides` set.
 std::vector<std::string> ToolEnvironment(

@@ -79,14 +79,15 @@ SubagentService::~SubagentService() {
   for (auto& thread : background) thread.join();
 }
 
-MethodResult SubagentService::Call(const std::string& method, const json& params, int cancel_fd) {
+MethodResult SubagentService::Call(const std::string& method, const json& params,
+                                   const hostapi::CallContext& context) {
   if (!params.is_object()) return Err(RpcError{kInvalidParams, "params must be an object"});
-  if (method == "subagent/start") return Start(params, cancel_fd);
+  if (method == "subagent/start") return Start(params, context.cancel_fd);
   if (method == "subagent/stop") return Stop(params);
   return Err(
       RpcError{hostapi::rpc_code::kMethodNotFound, "unknown method " + method +
-                                                       ": this host offers subagent/start and "
-                                                       "subagent/stop"});
+                                                       ": this host offers elicit, progress, "
+                                                       "subagent/start and subagent/stop"});
 }
 
 MethodResult SubagentService::Start(const json& params, int cancel_fd) {

@@ -50,7 +50,7 @@ class SubagentService : public hostapi::Methods {
   ~SubagentService() override;  // stops every subagent and waits for them
 
   hostapi::MethodResult Call(const std::string& method, const nlohmann::json& params,
-                             int cancel_fd) override;
+                             const hostapi::CallContext& context) override;
 
   SubagentSummary Summary() const;
   // Stops every subagent still running or waiting (the session's mode

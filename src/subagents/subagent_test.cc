@@ -347,7 +347,7 @@ class SubagentServiceTest : public SubagentTest {
 TEST_F(SubagentServiceTest, ABackgroundSubagentAnswersAtOnceThenWritesItsTask) {
   SubagentService service([this] { return Settings(); });
   auto started =
-      service.Call("subagent/start", {{"prompt", "sub-quick"}, {"background", true}}, -1);
+      service.Call("subagent/start", {{"prompt", "sub-quick"}, {"background", true}}, {});
   ASSERT_TRUE(started) << started.error().message;
   EXPECT_EQ((*started)["status"], "running");
   const std::string dir = TaskDir(*started);
@@ -367,7 +367,7 @@ TEST_F(SubagentServiceTest, KillShellAndTaskOutputWorkOnSubagentTasks) {
   // kill_shell at once, before the subagent has even started: the task
   // has an owner reading its control FIFO from the answer on.
   auto started =
-      service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, -1);
+      service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, {});
   ASSERT_TRUE(started) << started.error().message;
   const std::string id = (*started)["task_id"];
   auto killed = testing::RunTool("kill_shell", {{"task_id", id}}, {.env = session});
@@ -376,7 +376,7 @@ TEST_F(SubagentServiceTest, KillShellAndTaskOutputWorkOnSubagentTasks) {
   EXPECT_TRUE(Within(10s, [&] { return ProcessesWith(model_).empty(); }));
 
   // Once it runs its command, too: the command goes with it.
-  started = service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, -1);
+  started = service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, {});
   ASSERT_TRUE(started) << started.error().message;
   const std::string pid_file = project() + "/sleeper.pid";
   ASSERT_TRUE(Within(60s, [&] {
@@ -390,7 +390,7 @@ TEST_F(SubagentServiceTest, KillShellAndTaskOutputWorkOnSubagentTasks) {
   EXPECT_TRUE(Within(10s, [&] { return ProcessesWith(model_).empty(); }));
 
   // task_output waits for a subagent's answer and reads it.
-  started = service.Call("subagent/start", {{"prompt", "sub-quick"}, {"background", true}}, -1);
+  started = service.Call("subagent/start", {{"prompt", "sub-quick"}, {"background", true}}, {});
   ASSERT_TRUE(started) << started.error().message;
   auto read = testing::RunTool(
       "task_output", {{"task_id", (*started)["task_id"]}, {"wait", true}, {"timeout", 60}},
@@ -406,7 +406,7 @@ TEST_F(SubagentServiceTest, AtMostFourRunTheFifthWhenASlotFreesAndTheSessionsEnd
     std::vector<std::string> ids;
     for (int i = 0; i < 6; ++i) {
       auto started =
-          service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, -1);
+          service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, {});
       ASSERT_TRUE(started) << started.error().message;
       ids.push_back((*started)["task_id"]);
     }
@@ -419,13 +419,13 @@ TEST_F(SubagentServiceTest, AtMostFourRunTheFifthWhenASlotFreesAndTheSessionsEnd
     ASSERT_TRUE(summary_is(kMaxRunning, 2));
     EXPECT_TRUE(Within(60s, [&] { return ProcessesWith(model_).size() == kMaxRunning; }));
     // subagent/stop ends a waiting one before it starts...
-    auto stopped = service.Call("subagent/stop", {{"task_id", ids[5]}}, -1);
+    auto stopped = service.Call("subagent/stop", {{"task_id", ids[5]}}, {});
     ASSERT_TRUE(stopped) << stopped.error().message;
     EXPECT_EQ((*stopped)["status"], "stopping");
     EXPECT_TRUE(summary_is(kMaxRunning, 1));
     EXPECT_EQ(WaitForEnd(tasks::TasksDirectory() + "/" + ids[5]).status, "killed");
     // ...and a running one, whose slot goes to the one still waiting.
-    ASSERT_TRUE(service.Call("subagent/stop", {{"task_id", ids[0]}}, -1));
+    ASSERT_TRUE(service.Call("subagent/stop", {{"task_id", ids[0]}}, {}));
     EXPECT_EQ(WaitForEnd(tasks::TasksDirectory() + "/" + ids[0]).status, "killed");
     EXPECT_TRUE(summary_is(kMaxRunning, 0));
     EXPECT_TRUE(Within(60s, [&] { return ProcessesWith(model_).size() == kMaxRunning; }));
@@ -440,7 +440,7 @@ TEST_F(SubagentServiceTest, StopAllStopsWhatRunsAndTheServiceGoesOn) {
   std::vector<std::string> dirs;
   for (int i = 0; i < 2; ++i) {
     auto started =
-        service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, -1);
+        service.Call("subagent/start", {{"prompt", "sub-sleep"}, {"background", true}}, {});
     ASSERT_TRUE(started) << started.error().message;
     dirs.push_back(TaskDir(*started));
   }
@@ -449,24 +449,24 @@ TEST_F(SubagentServiceTest, StopAllStopsWhatRunsAndTheServiceGoesOn) {
   for (const std::string& dir : dirs) EXPECT_EQ(WaitForEnd(dir).status, "killed");
   EXPECT_TRUE(Within(10s, [&] { return ProcessesWith(model_).empty(); }));
   EXPECT_EQ(service.StopAll(), 0);
-  auto quick = service.Call("subagent/start", {{"prompt", "sub-quick"}}, -1);
+  auto quick = service.Call("subagent/start", {{"prompt", "sub-quick"}}, {});
   ASSERT_TRUE(quick) << quick.error().message;
   EXPECT_EQ((*quick)["text"], "quick-answer");
 }
 
 TEST_F(SubagentServiceTest, BadRequestsGetClearErrors) {
   SubagentService service([this] { return Settings(); });
-  auto empty = service.Call("subagent/start", {{"prompt", "  "}}, -1);
+  auto empty = service.Call("subagent/start", {{"prompt", "  "}}, {});
   ASSERT_FALSE(empty);
   EXPECT_EQ(empty.error().code, hostapi::rpc_code::kInvalidParams);
   EXPECT_NE(empty.error().message.find("prompt"), std::string::npos);
-  auto typed = service.Call("subagent/start", {{"prompt", "x"}, {"background", "yes"}}, -1);
+  auto typed = service.Call("subagent/start", {{"prompt", "x"}, {"background", "yes"}}, {});
   ASSERT_FALSE(typed);
   EXPECT_NE(typed.error().message.find("background"), std::string::npos);
-  auto unknown = service.Call("subagent/fly", json::object(), -1);
+  auto unknown = service.Call("subagent/fly", json::object(), {});
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().code, hostapi::rpc_code::kMethodNotFound);
-  auto stop = service.Call("subagent/stop", {{"task_id", "task_00000000"}}, -1);
+  auto stop = service.Call("subagent/stop", {{"task_id", "task_00000000"}}, {});
   ASSERT_FALSE(stop);
   EXPECT_NE(stop.error().message.find("task_00000000"), std::string::npos);
 }

@@ -57,5 +57,20 @@ TEST(ProtocolExamples, ShellDiskUsageMeasures) {
   EXPECT_EQ(run.json["error_code"], "FILE_NOT_FOUND");
 }
 
+TEST(ProtocolExamples, HostChannelExamplesKeepTheProtocol) {
+  ExpectProtocolKept("checksum-tool", "checksum");
+  ExpectProtocolKept("choose-tool", "choose");
+}
+
+TEST(ProtocolExamples, ShellChecksumWorksWithoutAHostChannel) {
+  TempDir dir;
+  WriteFile(dir / "f.txt", "abc");
+  ToolRun run =
+      RunExecutable(kExamples + "/checksum-tool", Json{{"paths", {dir / "f.txt"}}}.dump());
+  ASSERT_TRUE(run.json.is_object()) << run.out << run.err;
+  EXPECT_EQ(run.json["checksums"][dir / "f.txt"],
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
 }  // namespace
 }  // namespace ikigai::testing

@@ -161,6 +161,8 @@ std::optional<std::int64_t> Args::OptionalInt(std::string_view name) const {
   return v->get<std::int64_t>();
 }
 
+const Json* Args::Array(std::string_view name) const { return Find(name, "array"); }
+
 bool Args::Bool(std::string_view name, bool fallback) const {
   const Json* v = Find(name, "boolean");
   return v == nullptr ? fallback : v->get<bool>();

@@ -32,6 +32,8 @@ class Args {
   std::optional<std::string> OptionalString(std::string_view name) const;
   std::optional<std::int64_t> OptionalInt(std::string_view name) const;
   bool Bool(std::string_view name, bool fallback) const;
+  // An array parameter as given (its items are the tool's to check); null if absent.
+  const Json* Array(std::string_view name) const;
 
  private:
   Args(Json values, const Json& parameters)

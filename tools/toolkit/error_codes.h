@@ -55,5 +55,8 @@ inline constexpr std::string_view kHostError = "HOST_ERROR";
 // DECISIONS §8: the subagent a task call started failed (its own code in
 // "subagent_error_code": AUTH, TIMEOUT, CANCELLED...).
 inline constexpr std::string_view kSubagentFailed = "SUBAGENT_FAILED";
+// DECISIONS §9: a question (elicit) with nobody to answer it (-p, a
+// subagent, an MCP client).
+inline constexpr std::string_view kNoUser = "NO_USER";
 
 }  // namespace ikigai::toolkit::code

@@ -12,8 +12,13 @@
 namespace ikigai::toolkit {
 
 // Sends the request and waits for its answer: the result, or a ToolError
-// (HOST_UNAVAILABLE without a channel or when it breaks; HOST_ERROR with
-// the host's message when it refuses).
+// (HOST_UNAVAILABLE without a channel or when it breaks; NO_USER when a
+// question has nobody to answer it; HOST_ERROR with the host's message when
+// it refuses).
 Result<Json, ToolError> CallHost(std::string_view method, const Json& params);
+
+// Sends a notification (no answer comes): `progress` {message}. False
+// without a channel.
+bool NotifyHost(std::string_view method, const Json& params);
 
 }  // namespace ikigai::toolkit
