@@ -26,9 +26,9 @@ Result<std::string, toolkit::ToolError> CheckUrl(std::string_view url);
 toolkit::http::AddressVetter PublicOnly();
 
 struct FetchOptions {
-  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::optional<std::chrono::steady_clock::time_point> deadline = {};
   std::size_t max_bytes = kMaxDownloadBytes;
-  toolkit::http::AddressVetter vet_address;  // empty: every address allowed
+  toolkit::http::AddressVetter vet_address = {};  // empty: every address allowed
 };
 
 struct Fetched {

@@ -72,7 +72,9 @@ struct BaseUrl {
 
 struct Context {
   BaseUrl base;
-  int content_depth = 0;  // inside <main> or <article>: header/footer/aside belong to the content
+  // Inside <main>, <article> or <section>, header, footer and aside belong
+  // to that content; outside, they are the page's chrome.
+  int content_depth = 0;
 };
 
 bool IsBlock(GumboTag tag) {
@@ -382,6 +384,7 @@ class Renderer {
         return;
       case GUMBO_TAG_MAIN:
       case GUMBO_TAG_ARTICLE:
+      case GUMBO_TAG_SECTION:
         ++context_->content_depth;
         Flush();
         Children(node);
@@ -449,8 +452,7 @@ class Renderer {
     inline_ += "![" + std::string(Trim(alt)) + "](" + context_->base.Resolve(src) + ")";
   }
 
-  static std::string Indent(std::string_view text, std::string_view first,
-                            std::string_view rest) {
+  static std::string Indent(std::string_view text, std::string_view first, std::string_view rest) {
     std::string out;
     out.reserve(text.size() + first.size() * 4);
     out += first;
@@ -609,7 +611,8 @@ const GumboNode* FindFirst(const GumboNode* node, GumboTag tag, int* count, bool
   }
   const GumboVector& children = node->v.element.children;
   for (unsigned i = 0; i < children.length; ++i) {
-    const GumboNode* f = FindFirst(static_cast<const GumboNode*>(children.data[i]), tag, count, all);
+    const GumboNode* f =
+        FindFirst(static_cast<const GumboNode*>(children.data[i]), tag, count, all);
     if (f != nullptr && found == nullptr) found = f;
     if (found != nullptr && !all) return found;
   }
@@ -619,8 +622,7 @@ const GumboNode* FindFirst(const GumboNode* node, GumboTag tag, int* count, bool
 }  // namespace
 
 Markdown HtmlToMarkdown(std::string_view html, std::string_view base_url) {
-  GumboOutput* output =
-      gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size());
+  GumboOutput* output = gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size());
   Markdown result;
   int count = 0;
   if (const GumboNode* title = FindFirst(output->root, GUMBO_TAG_TITLE, &count)) {
