@@ -452,19 +452,18 @@ class Renderer {
     inline_ += "![" + std::string(Trim(alt)) + "](" + context_->base.Resolve(src) + ")";
   }
 
+  // `text` with `first` before its first line and `rest` before the others;
+  // blank lines get the prefix without its trailing spaces. One pass: a
+  // quote or list item may hold a whole page.
   static std::string Indent(std::string_view text, std::string_view first, std::string_view rest) {
+    std::string_view rest_on_blank = rest;
+    while (!rest_on_blank.empty() && rest_on_blank.back() == ' ') rest_on_blank.remove_suffix(1);
     std::string out;
-    out.reserve(text.size() + first.size() * 4);
+    out.reserve(text.size() + first.size() * 8);
     out += first;
-    for (char c : text) {
-      out.push_back(c);
-      if (c == '\n') out += rest;
-    }
-    // Blank lines inside keep no trailing indentation.
-    std::size_t pos = 0;
-    const std::string blank = "\n" + std::string(rest) + "\n";
-    while ((pos = out.find(blank, pos)) != std::string::npos) {
-      out.replace(pos, blank.size(), "\n" + std::string(Trim(rest)) + "\n");
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      out.push_back(text[i]);
+      if (text[i] == '\n' && i + 1 < text.size()) out += text[i + 1] == '\n' ? rest_on_blank : rest;
     }
     return out;
   }

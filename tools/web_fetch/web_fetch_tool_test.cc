@@ -161,6 +161,27 @@ TEST(WebFetchTool, ALargePageComesInPiecesThatJoinUp) {
   EXPECT_EQ(past.json["error_code"], "INVALID_ARG");
 }
 
+TEST(WebFetchTool, PastTenMegabytesReadingStopsAndTheAnswerSaysSo) {
+  const std::string line = std::string(99, 'a') + "\n";
+  const std::size_t size = 10 * 1024 * 1024 + 500 * 1000;
+  LocalHttpServer server;
+  server.server.Get("/huge.txt", [&](const httplib::Request&, httplib::Response& res) {
+    res.set_content_provider(size, "text/plain",
+                             [&](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                               std::string chunk;
+                               for (std::size_t i = offset; i < offset + length; ++i) {
+                                 chunk.push_back(line[i % line.size()]);
+                               }
+                               return sink.write(chunk.data(), chunk.size());
+                             });
+  });
+  ASSERT_TRUE(server.Start());
+  ToolRun run = FetchAllowed({{"url", server.Url("/huge.txt")}});
+  EXPECT_EQ(run.json["total_length"], 10 * 1024 * 1024) << run.out.substr(0, 300);
+  EXPECT_EQ(run.json["truncated"], true);
+  EXPECT_NE(Text(run.json["note"]).find("only its beginning"), std::string::npos);
+}
+
 TEST(WebFetchTool, HttpErrorsCarryTheStatusAndAnExcerpt) {
   LocalHttpServer server;
   server.server.Get("/missing", [](const httplib::Request&, httplib::Response& res) {

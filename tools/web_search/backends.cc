@@ -1,5 +1,6 @@
 #include "web_search/backends.h"
 
+#include <cctype>
 #include <cstdlib>
 
 #include "base/format.h"
@@ -69,8 +70,7 @@ Backend Make(Provider provider) {
     }
     case Provider::kBrave: {
       std::string base = Env("IKIGAI_WEB_SEARCH_BRAVE_URL");
-      return {provider,
-              WithoutTrailingSlash(base.empty() ? "https://api.search.brave.com" : base),
+      return {provider, WithoutTrailingSlash(base.empty() ? "https://api.search.brave.com" : base),
               Env("BRAVE_API_KEY")};
     }
     case Provider::kSearxng:
@@ -96,8 +96,9 @@ ToolError HttpError(const Backend& backend, long status, std::string_view body) 
     message += ": the API key was refused. Check " + std::string(KeyVariable(backend.provider)) +
                " (a valid, active key for " + service + ").";
   } else if (status == 403) {
-    message += ": the instance refused the request. Its JSON output may be disabled: add json "
-               "to search.formats in the instance's settings.yml.";
+    message +=
+        ": the instance refused the request. Its JSON output may be disabled: add json "
+        "to search.formats in the instance's settings.yml.";
   } else if (status == 429) {
     message += ": too many requests (rate limit or quota). Wait, or use another provider.";
   } else if (status >= 500) {
@@ -105,7 +106,8 @@ ToolError HttpError(const Backend& backend, long status, std::string_view body) 
   } else {
     message += ".";
   }
-  return {code::kHttpError, std::move(message),
+  return {code::kHttpError,
+          std::move(message),
           {{"status", status},
            {"provider", ProviderName(backend.provider)},
            {"excerpt", utf8::Repair(body.substr(0, utf8::SafePrefixLength(body, 300)))}}};
@@ -185,7 +187,10 @@ std::string PlainText(std::string_view html) {
   bool space = false;
   for (std::size_t i = 0; i < html.size(); ++i) {
     char c = html[i];
-    if (c == '<') {
+    const bool tag_start =
+        i + 1 < html.size() &&
+        (std::isalpha(static_cast<unsigned char>(html[i + 1])) || html[i + 1] == '/');
+    if (c == '<' && tag_start) {
       const std::size_t end = html.find('>', i);
       if (end != std::string_view::npos) {
         i = end;
@@ -194,8 +199,8 @@ std::string PlainText(std::string_view html) {
     }
     if (c == '&') {
       static const std::pair<std::string_view, char> kEntities[] = {
-          {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''},
-          {"&#x27;", '\''}, {"&nbsp;", ' '}};
+          {"&amp;", '&'},  {"&lt;", '<'},    {"&gt;", '>'},  {"&quot;", '"'},
+          {"&#39;", '\''}, {"&#x27;", '\''}, {"&nbsp;", ' '}};
       for (const auto& [entity, ch] : kEntities) {
         if (html.substr(i).starts_with(entity)) {
           c = ch;
@@ -215,9 +220,9 @@ std::string PlainText(std::string_view html) {
   return out;
 }
 
-Result<std::vector<SearchResult>, ToolError> Search(const Backend& backend,
-                                                   const std::string& query, int max_results,
-                                                   std::chrono::steady_clock::time_point deadline) {
+Result<std::vector<SearchResult>, ToolError> Search(
+    const Backend& backend, const std::string& query, int max_results,
+    std::chrono::steady_clock::time_point deadline) {
   toolkit::http::Request request;
   request.deadline = deadline;
   request.max_body_bytes = kMaxAnswerBytes;

@@ -41,7 +41,7 @@ struct SearchServer {
       if (status != 200) return Fail(res);
       res.set_content(R"({"query":"q","results":[
           {"title":"Tavily one","url":"https://one.example/","content":"First &amp; best","score":0.9},
-          {"title":"Tavily two","url":"https://two.example/","content":"Second","score":0.5}]})",
+          {"title":"Tavily two","url":"https://two.example/","content":"Second: 1 < 2 <b>bold</b>","score":0.5}]})",
                       "application/json");
     });
     http.server.Get("/brave/res/v1/web/search",
@@ -127,7 +127,7 @@ TEST_F(WebSearchTool, TavilyGetsAPostWithTheKeyAndAnswersResults) {
                                           {"snippet", "First & best"}}));
   EXPECT_EQ(run.json["output"],
             "1. Tavily one\n   https://one.example/\n   First & best\n\n"
-            "2. Tavily two\n   https://two.example/\n   Second\n");
+            "2. Tavily two\n   https://two.example/\n   Second: 1 < 2 bold\n");
   std::lock_guard lock(server.mutex);
   EXPECT_EQ(server.last_path, "/tavily/search");
   EXPECT_EQ(server.last.get_header_value("Authorization"), "Bearer tvly-secret");
