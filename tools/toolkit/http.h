@@ -43,8 +43,8 @@ struct Response {
   std::string content_type;  // the Content-Type header, as sent
   std::string location;      // the Location header, empty if none
   std::string body;
-  bool body_cut = false;   // the body was larger than max_body_bytes
-  std::string address;     // the IP address connected to
+  bool body_cut = false;  // the body was larger than max_body_bytes
+  std::string address;    // the IP address connected to
 };
 
 enum class FailureKind {

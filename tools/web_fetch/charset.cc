@@ -37,7 +37,8 @@ std::string IconvName(std::string_view charset) {
 }
 
 bool IsUtf8Name(std::string_view charset) {
-  return charset.empty() || charset == "utf-8" || charset == "utf8" || charset == "unicode-1-1-utf-8";
+  return charset.empty() || charset == "utf-8" || charset == "utf8" ||
+         charset == "unicode-1-1-utf-8";
 }
 
 }  // namespace
@@ -54,8 +55,8 @@ std::string CharsetFromHtmlMeta(std::string_view html) {
   std::size_t pos = 0;
   while ((pos = head.find("<meta", pos)) != std::string::npos) {
     const std::size_t end = head.find('>', pos);
-    const std::string_view tag =
-        std::string_view(head).substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    const std::string_view tag = std::string_view(head).substr(
+        pos, end == std::string::npos ? std::string::npos : end - pos);
     // <meta charset="x"> and <meta http-equiv="Content-Type" content="text/html; charset=x">
     // both have charset= in the tag.
     const std::size_t at = tag.find("charset=");

@@ -61,13 +61,13 @@ ToolError FailureError(const Failure& failure, const std::string& url) {
                   "): the certificate or the encryption was refused. Nothing was fetched.",
               {{"url", url}}};
     case FailureKind::kBadUrl:
-      return {code::kInvalidArg, "Cannot fetch " + url + " (" + failure.message + ").",
-              {{"url", url}}};
+      return {
+          code::kInvalidArg, "Cannot fetch " + url + " (" + failure.message + ").", {{"url", url}}};
     case FailureKind::kOther:
       break;
   }
-  return {code::kFetchFailed, "Fetching " + url + " failed: " + failure.message + ".",
-          {{"url", url}}};
+  return {
+      code::kFetchFailed, "Fetching " + url + " failed: " + failure.message + ".", {{"url", url}}};
 }
 
 bool IsRedirect(long status) {
@@ -80,25 +80,28 @@ Result<std::string, ToolError> CheckUrl(std::string_view url) {
   const std::string text(url);
   std::unique_ptr<CURLU, UrlDeleter> u(curl_url());
   if (!u) return Err(ToolError{code::kOutOfMemory, "Out of memory parsing the URL."});
-  const CURLUcode parsed = curl_url_set(u.get(), CURLUPART_URL, text.c_str(), CURLU_NON_SUPPORT_SCHEME);
+  const CURLUcode parsed =
+      curl_url_set(u.get(), CURLUPART_URL, text.c_str(), CURLU_NON_SUPPORT_SCHEME);
   if (parsed != CURLUE_OK) {
-    return Err(ToolError{code::kInvalidArg,
-                         "Parameter 'url' is not a valid absolute URL: '" + text + "' (" +
-                             curl_url_strerror(parsed) +
-                             "). Give a full http:// or https:// URL, like https://example.com/page.",
-                         {{"url", text}}});
+    return Err(
+        ToolError{code::kInvalidArg,
+                  "Parameter 'url' is not a valid absolute URL: '" + text + "' (" +
+                      curl_url_strerror(parsed) +
+                      "). Give a full http:// or https:// URL, like https://example.com/page.",
+                  {{"url", text}}});
   }
   const std::string scheme = AsciiLower(Part(u.get(), CURLUPART_SCHEME));
   if (scheme != "http" && scheme != "https") {
     return Err(ToolError{code::kInvalidArg,
-                         "Parameter 'url' must be an http:// or https:// URL; '" + text +
-                             "' is " + scheme + ":. web_fetch reads web pages only (use file_read "
+                         "Parameter 'url' must be an http:// or https:// URL; '" + text + "' is " +
+                             scheme +
+                             ":. web_fetch reads web pages only (use file_read "
                              "for local files).",
                          {{"url", text}}});
   }
   if (Part(u.get(), CURLUPART_HOST).empty()) {
-    return Err(ToolError{code::kInvalidArg,
-                         "Parameter 'url' has no host: '" + text + "'.", {{"url", text}}});
+    return Err(ToolError{
+        code::kInvalidArg, "Parameter 'url' has no host: '" + text + "'.", {{"url", text}}});
   }
   return Part(u.get(), CURLUPART_URL);
 }

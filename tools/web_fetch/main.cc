@@ -89,7 +89,8 @@ Kind KindOf(const std::string& media_type, std::string_view body) {
     return Kind::kHtml;
   }
   const std::string_view probe = body.substr(0, 8192);
-  if (probe.find('\0') == std::string_view::npos && ikigai::utf8::IsValid(probe)) return Kind::kText;
+  if (probe.find('\0') == std::string_view::npos && ikigai::utf8::IsValid(probe))
+    return Kind::kText;
   return Kind::kOther;
 }
 
@@ -103,14 +104,15 @@ Json Run(const Args& args, const CallContext& context) {
   const std::string& url = args.String("url");
   const std::int64_t offset = args.OptionalInt("offset").value_or(0);
   if (offset < 0) {
-    return ToolError{code::kInvalidArg,
-                     "Parameter 'offset' must be 0 or more, got " + std::to_string(offset) +
-                         "; pass the next_offset of an earlier call."}
+    return ToolError{code::kInvalidArg, "Parameter 'offset' must be 0 or more, got " +
+                                            std::to_string(offset) +
+                                            "; pass the next_offset of an earlier call."}
         .ToJson();
   }
   if (url.size() > kMaxUrlBytes) {
-    return ToolError{code::kInvalidArg, "Parameter 'url' is longer than 8 KB; no web server "
-                                        "takes such a URL."}
+    return ToolError{code::kInvalidArg,
+                     "Parameter 'url' is longer than 8 KB; no web server "
+                     "takes such a URL."}
         .ToJson();
   }
   web::FetchOptions options;
@@ -170,8 +172,8 @@ Json Run(const Args& args, const CallContext& context) {
   if (static_cast<std::uint64_t>(offset) > total) {
     return ToolError{code::kInvalidArg,
                      "Parameter 'offset' (" + std::to_string(offset) +
-                         ") is past the end of the content (total_length " +
-                         std::to_string(total) + "); the page may have changed since.",
+                         ") is past the end of the content (total_length " + std::to_string(total) +
+                         "); the page may have changed since.",
                      {{"total_length", total}}}
         .ToJson();
   }

@@ -43,7 +43,8 @@ constexpr auto kDefaultTimeLimit = std::chrono::milliseconds(30000);
 
 Clock::time_point StopTime(const CallContext& context) {
   const Clock::time_point deadline = context.deadline.value_or(context.start + kDefaultTimeLimit);
-  const auto margin = std::min<Clock::duration>(std::chrono::seconds(1), (deadline - context.start) / 5);
+  const auto margin =
+      std::min<Clock::duration>(std::chrono::seconds(1), (deadline - context.start) / 5);
   return deadline - margin;
 }
 
@@ -61,16 +62,15 @@ Json Run(const Args& args, const CallContext& context) {
   }
   auto backend = web::ChooseBackend();
   if (!backend) return backend.error().ToJson();
-  auto results =
-      web::Search(*backend, query, static_cast<int>(max_results), StopTime(context));
+  auto results = web::Search(*backend, query, static_cast<int>(max_results), StopTime(context));
   if (!results) return results.error().ToJson();
 
   Json list = Json::array();
   std::string output;
   int n = 0;
   for (const web::SearchResult& r : *results) {
-    std::string entry = std::to_string(++n) + ". " + (r.title.empty() ? r.url : r.title) + "\n   " +
-                        r.url + "\n";
+    std::string entry =
+        std::to_string(++n) + ". " + (r.title.empty() ? r.url : r.title) + "\n   " + r.url + "\n";
     if (!r.snippet.empty()) entry += "   " + r.snippet + "\n";
     // 20 results of at most 600-byte snippets fit; the check is for titles
     // or URLs of absurd length.

@@ -224,6 +224,20 @@ TEST_F(WebSearchTool, NotTheApisJsonIsBadResponse) {
   EXPECT_EQ(run.json["error_code"], "BAD_RESPONSE") << run.out;
 }
 
+TEST_F(WebSearchTool, ASlowServiceHitsTheTimeLimit) {
+  LocalHttpServer slow;
+  slow.server.Get("/search", [&](const httplib::Request&, httplib::Response& res) {
+    slow.Hold();  // answers only when the test ends
+    res.set_content(R"({"results":[]})", "application/json");
+  });
+  ASSERT_TRUE(slow.Start());
+  ToolRun run = Search({{"query", "q"}}, {{"IKIGAI_WEB_SEARCH_SEARXNG_URL", slow.Url("")},
+                                          {"IKIGAI_TOOL_DEADLINE_MS", "1500"}});
+  EXPECT_EQ(run.json["error_code"], "TIMEOUT") << run.out;
+  EXPECT_EQ(run.json["provider"], "searxng");
+  slow.Release();
+}
+
 TEST_F(WebSearchTool, BadArgumentsAreInvalidArg) {
   const Env searx = {{"IKIGAI_WEB_SEARCH_SEARXNG_URL", "http://127.0.0.1:9"}};
   EXPECT_EQ(Search({{"query", "q"}, {"max_results", 0}}, searx).json["error_code"], "INVALID_ARG");
