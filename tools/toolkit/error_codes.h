@@ -59,4 +59,21 @@ inline constexpr std::string_view kSubagentFailed = "SUBAGENT_FAILED";
 // subagent, an MCP client).
 inline constexpr std::string_view kNoUser = "NO_USER";
 
+// Issue 15: the web tools (web_fetch, web_search).
+// A connection to a loopback, private or link-local address, refused.
+inline constexpr std::string_view kBlockedAddress = "BLOCKED_ADDRESS";
+// The server answered with an HTTP status of 400 or more ("status" has it).
+inline constexpr std::string_view kHttpError = "HTTP_ERROR";
+inline constexpr std::string_view kTooManyRedirects = "TOO_MANY_REDIRECTS";
+// A redirect to something other than an http or https URL.
+inline constexpr std::string_view kBadRedirect = "BAD_REDIRECT";
+// No answer before the tool's deadline.
+inline constexpr std::string_view kTimeout = "TIMEOUT";
+// The name did not resolve, the connection or TLS failed.
+inline constexpr std::string_view kFetchFailed = "FETCH_FAILED";
+// No API key (or search service) configured, or a configuration value is wrong.
+inline constexpr std::string_view kMissingCredentials = "MISSING_CREDENTIALS";
+// A search service answered something that is not its API's JSON.
+inline constexpr std::string_view kBadResponse = "BAD_RESPONSE";
+
 }  // namespace ikigai::toolkit::code
