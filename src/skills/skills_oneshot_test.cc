@@ -206,6 +206,7 @@ TEST_F(SkillsOneShotTest, ABrokenSkillIsReportedAndLeftOut) {
 
 TEST_F(SkillsOneShotTest, SkillsPastTheBudgetAreNamedInAWarning) {
   // 2% of a 40,000-token window is 3,200 bytes: about six of these fit.
+  std::filesystem::create_directories(home() + "/.ikigai");
   WriteFile(home() + "/.ikigai/config.json", R"({"context_window": 40000})");
   for (int i = 0; i < 12; ++i) {
     MakeSkill(home() + "/.ikigai/skills", "skill-" + std::to_string(10 + i),
