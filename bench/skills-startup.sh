@@ -64,10 +64,30 @@ setup "$out/none" 0
 setup "$out/hundred" 100
 measure "$out/none"
 measure "$out/hundred"
+# CPU time (user + system) of a whole start and /quit with piped input:
+# what the skills cost, unlike the wall clock, does not depend on how busy
+# the machine is.
+cpu() {  # DIR -> median ms of CPU
+  python3 - "$ikigai" "$1" "$runs" <<'PY'
+import os, resource, statistics, subprocess, sys
+ikigai, dir, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+env = {"PATH": os.environ["PATH"], "HOME": dir + "/home", "OPENAI_API_KEY": "bench"}
+times = []
+for _ in range(runs):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([ikigai], input=b"/quit\n", env=env, cwd=dir + "/project",
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    times.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+print(f"{statistics.median(times):.2f}")
+PY
+}
+cpu_none=$(cpu "$out/none")
+cpu_hundred=$(cpu "$out/hundred")
 found=$(cd "$out/hundred/project" && printf '/skills\n' |
   env -i PATH="$PATH" HOME="$out/hundred/home" OPENAI_API_KEY=bench "$ikigai" 2>/dev/null |
   grep -c '^  bench-skill-' || true)
-python3 - "$out/none/prompt-ms.txt" "$out/hundred/prompt-ms.txt" "$found" <<'PY'
+python3 - "$out/none/prompt-ms.txt" "$out/hundred/prompt-ms.txt" "$found" "$cpu_none" "$cpu_hundred" <<'PY'
 import statistics, sys
 none = [float(line) for line in open(sys.argv[1])]
 hundred = [float(line) for line in open(sys.argv[2])]
@@ -76,4 +96,7 @@ print(f"start of ikigai to its prompt, no skills ({len(none)} runs):  median {a:
 print(f"start of ikigai to its prompt, {sys.argv[3]} skills ({len(hundred)} runs): median {b:6.2f} ms, min {min(hundred):.2f}")
 print(f"100 skills cost {b - a:+.2f} ms ({b / a:.2f}x)  (goal: < 30 ms to the prompt): "
       f"{'met' if b < 30 else 'MISSED'}")
+c0, c1 = float(sys.argv[4]), float(sys.argv[5])
+print(f"CPU of a start and /quit (user + system, median): no skills {c0:.2f} ms, "
+      f"{sys.argv[3]} skills {c1:.2f} ms: {c1 - c0:+.2f} ms ({c1 / c0:.2f}x)")
 PY

@@ -97,12 +97,15 @@ Catalog DiscoverSkills(const SkillDirectories& dirs) {
     std::map<std::string, Skill, std::less<>> found;  // this level's skills
     for (const std::string& root : *level_dirs) {
       if (root.empty()) continue;
+      // Relative roots (a test's) become absolute once: a skill's folder is
+      // told to the model as an absolute path.
+      const std::string absolute_root = std::filesystem::absolute(root).lexically_normal().string();
       std::string identity = Identity(root);
       if (std::find(scanned.begin(), scanned.end(), identity) != scanned.end()) continue;
       scanned.push_back(std::move(identity));
       std::error_code error;
       std::vector<std::filesystem::path> folders;
-      for (const auto& entry : std::filesystem::directory_iterator(root, error)) {
+      for (const auto& entry : std::filesystem::directory_iterator(absolute_root, error)) {
         if (entry.path().filename().string().starts_with(".")) continue;
         std::error_code kind_error;
         if (entry.is_directory(kind_error)) folders.push_back(entry.path());
@@ -111,17 +114,20 @@ Catalog DiscoverSkills(const SkillDirectories& dirs) {
       for (const std::filesystem::path& folder : folders) {
         const std::string folder_name = folder.filename().string();
         const std::string file = (folder / "SKILL.md").string();
-        std::error_code exists_error;
-        if (!std::filesystem::exists(file, exists_error)) continue;
         const auto problem = [&](std::string reason) {
           problems.push_back({folder_name, file, std::move(reason)});
         };
-        // A repository's skill stays inside its skills directory.
-        auto read = ReadBoundedFile(file, {.max_bytes = kMaxSkillFile, .confine_to = root});
+        // A repository's skill stays inside its skills directory; the
+        // user's and the system's are their own (and resolving every path
+        // would cost a start with many skills its time).
+        auto read =
+            ReadBoundedFile(file, {.max_bytes = kMaxSkillFile,
+                                   .confine_to = level == Level::kProject ? root : std::string()});
         if (!read) {
           problem(read.error());
           continue;
         }
+        if (!read->exists) continue;  // not a skill
         if (read->truncated) {
           problem("SKILL.md is larger than " + std::to_string(kMaxSkillFile / 1024) + " KB");
           continue;
@@ -146,9 +152,8 @@ Catalog DiscoverSkills(const SkillDirectories& dirs) {
                   std::string(LevelName(level)) + "); that one is used");
           continue;
         }
-        found.emplace(folder_name,
-                      Skill{folder_name, std::move(document->description),
-                            std::filesystem::absolute(folder).lexically_normal().string(), level});
+        found.emplace(folder_name, Skill{folder_name, std::move(document->description),
+                                         folder.lexically_normal().string(), level});
       }
     }
     for (auto& [name, skill] : found) winners.insert_or_assign(name, std::move(skill));
