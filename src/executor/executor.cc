@@ -210,6 +210,18 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
       results[i].wrapped = NotAnObject(call.tool, call.arguments);
       continue;
     }
+    if (tool->source == registry::Source::kHost) {
+      if (!options_.host_tools) {
+        results[i].wrapped = protocol::WrapFailure(
+            code::kToolNotFound, Quoted(call.tool) + " is not available here. Use another tool.");
+        continue;
+      }
+      jobs.emplace_back();
+      job_call.push_back(i);
+      remote.push_back(tool);
+      accesses.push_back(AccessOf(call, is_read_only(*tool, call)));
+      continue;
+    }
     if (tool->source == registry::Source::kMcp) {
       if (!options_.remote_tools) {
         results[i].wrapped = protocol::WrapFailure(code::kToolNotFound,
@@ -319,8 +331,10 @@ std::vector<CallResult> Executor::Run(const registry::Registry& registry,
         remote_calls.push_back(base::ThreadWithoutSignals([&, k] {
           CallResult& result = results[job_call[k]];
           const auto start = std::chrono::steady_clock::now();
-          result.wrapped =
-              options_.remote_tools->Call(*remote[k], calls[job_call[k]].arguments, cancel_fd);
+          RemoteTools& runner = remote[k]->source == registry::Source::kHost
+                                    ? *options_.host_tools
+                                    : *options_.remote_tools;
+          result.wrapped = runner.Call(*remote[k], calls[job_call[k]].arguments, cancel_fd);
           result.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
               std::chrono::steady_clock::now() - start);
         }));

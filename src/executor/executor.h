@@ -16,7 +16,8 @@
 // Tools that are not processes (registry::Source::kMcp: a tool of an MCP
 // server) go through RemoteTools: each such call runs on a thread of its
 // own within its wave, beside the wave's processes, and is held to the same
-// ordering, cancellation and wrapping.
+// ordering, cancellation and wrapping. So are the host's own tools
+// (registry::Source::kHost, through host_tools).
 //
 // A tool whose schema says "host_api": true gets the host channel as
 // descriptor 3 (hostapi/host_channel.h) for the length of its call.
@@ -93,6 +94,9 @@ struct ExecutorOptions {
   std::shared_ptr<hostapi::Methods> host_api = nullptr;
   // Who runs registry::Source::kMcp tools; null: such calls fail.
   std::shared_ptr<RemoteTools> remote_tools = nullptr;
+  // Who runs registry::Source::kHost tools (the skill tool); null: such
+  // calls fail.
+  std::shared_ptr<RemoteTools> host_tools = nullptr;
 };
 
 // Whether the tool's schema asks for the host channel ("host_api": true).

@@ -14,6 +14,7 @@
 #include "hostapi/user_requests.h"
 #include "session/approval.h"
 #include "session/call_summary.h"
+#include "session/skill_listing.h"
 #include "session/tool_sandbox.h"
 #include "subagents/subagent_service.h"
 
@@ -125,7 +126,16 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   }
 
   registry::RegistryHolder registry;
-  registry.Set(host.registry);
+  registry.Set(host.skills ? host.skills->WithSkillTools(host.registry) : host.registry);
+  // A skill loaded by the model adds its tools to this registry (until the
+  // run ends).
+  if (host.skills) host.skills->Attach(&registry);
+  struct Detach {
+    skills::SkillSession* skills;
+    ~Detach() {
+      if (skills != nullptr) skills->Attach(nullptr);
+    }
+  } detach{host.skills.get()};
   // Nobody can answer a question here: "ask" means refused (PERMISSION_DENIED).
   auto permissions = session::MakeApprovalPolicy(host, nullptr);
   if (!permissions) return fail(failure_code::kConfigError, permissions.error(), 2);
@@ -138,7 +148,11 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   for (const auto& line : session::NoticeLines(host.sandbox_notice))
     err << "ikigai: " << line << "\n";
   for (const auto& line : session::NoticeLines(host.mcp_notice)) err << "ikigai: " << line << "\n";
-  const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host, host.mode);
+  if (host.skills) {
+    for (const std::string& line : session::SkillProblemLines(*host.skills->catalog()))
+      err << "ikigai: warning: " << line << "\n";
+  }
+  const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host, host.mode, model);
   if (!system_prompt.problem.empty())
     err << "ikigai: warning: " << VisibleText(system_prompt.problem, Layout::kKeep) << "\n";
   agent::Agent agent(*provider, registry, executor,

@@ -16,8 +16,10 @@
 namespace ikigai::registry {
 
 // kMcp: a tool of an MCP server (mcpclient/), called through the
-// executor's RemoteTools rather than run as a process.
-enum class Source { kSystem, kUser, kProject, kMcp };
+// executor's RemoteTools rather than run as a process; kHost: a tool the
+// host itself answers (the `skill` tool, skills/skill_session.h), called
+// through the executor's host_tools.
+enum class Source { kSystem, kUser, kProject, kMcp, kHost };
 
 struct Tool {
   std::string name;  // from the file name: file-read-tool -> file_read

@@ -13,6 +13,13 @@ const std::vector<Command>& Commands() {
       {CommandId::kMcp, "mcp", "/mcp",
        "the MCP servers: each one's state (starting, ready, failed and why) and its tools",
        Arguments::kNone},
+      {CommandId::kSkills, "skills", "/skills",
+       "the skills: name, description, where each comes from, whether it is loaded",
+       Arguments::kNone},
+      {CommandId::kSkill, "skill", "/skill NAME",
+       "load a skill by hand: its instructions go to the model with your next message, its "
+       "tools are offered from then on",
+       Arguments::kOptional},
       {CommandId::kModel, "model", "/model [NAME]", "show the model, or switch to NAME",
        Arguments::kOptional},
       {CommandId::kPermissions, "permissions", "/permissions [MODE]",

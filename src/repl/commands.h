@@ -13,6 +13,8 @@ enum class CommandId {
   kTool,
   kRefresh,
   kMcp,
+  kSkills,
+  kSkill,
   kModel,
   kPermissions,
   kStatus,

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "agent/compaction.h"
 #include "base/format.h"
@@ -22,6 +23,7 @@
 #include "session/tool_sandbox.h"
 
 #include "repl/signals.h"
+#include "session/skill_listing.h"
 #include "session/tool_listing.h"
 
 namespace ikigai::repl {
@@ -53,11 +55,15 @@ Repl::Repl(session::HostContext host, ReplOptions options, LineReader& reader, D
       user_(std::make_shared<TerminalUser>(reader_, display_, [this] { return &cancellation_; })),
       executor_(session::ExecutorFor(
           host_, [this] { return Mode(); },
-          std::make_shared<hostapi::HostMethods>(user_, subagents_))) {}
+          std::make_shared<hostapi::HostMethods>(user_, subagents_))) {
+  // A skill the model loads adds its tools to the registry the agent reads.
+  if (host_.skills) host_.skills->Attach(&registry_);
+}
 
 permissions::Mode Repl::Mode() const { return permissions_ ? permissions_->mode() : host_.mode; }
 
 Repl::~Repl() {
+  if (host_.skills) host_.skills->Attach(nullptr);
   // A server still starting would hold the discovery thread, and so the
   // exit, for up to its startup timeout.
   if (host_.mcp) host_.mcp->StopAll();
@@ -137,6 +143,10 @@ std::string Repl::TakeDiscoveryReport() {
   session::PrintDiscoveryProblems(*registry, problems);
   for (const std::string& line : mcp_notices_) problems << line << "\n";
   mcp_notices_.clear();
+  if (host_.skills) {
+    for (const std::string& line : session::SkillProblemLines(*host_.skills->catalog()))
+      problems << "Debug: " << line << "\n";
+  }
   return problems.str();
 }
 
@@ -144,11 +154,10 @@ std::shared_ptr<const registry::Registry> Repl::WithMcp(
     std::shared_ptr<const registry::Registry> registry, std::vector<std::string>& notices) {
   for (std::string& line : session::NoticeLines(host_.mcp_notice)) notices.push_back(line);
   auto with_mcp = session::WithMcpTools(registry, host_.mcp.get(), notices);
-  if (!with_mcp) {
-    notices.push_back(with_mcp.error());
-    return registry;
-  }
-  return *with_mcp;
+  if (!with_mcp) notices.push_back(with_mcp.error());
+  // The skill tool, and the tools of the skills loaded so far.
+  if (with_mcp) registry = std::move(*with_mcp);
+  return host_.skills ? host_.skills->WithSkillTools(std::move(registry)) : registry;
 }
 
 void Repl::ReportDiscovery() {
@@ -250,6 +259,12 @@ bool Repl::RunCommand(const Command& command, const std::string& argument) {
       EnsureDiscovered(-1);
       display_.Output(session::McpStatusText(host_.mcp.get()) + "\n");
       return true;
+    case CommandId::kSkills:
+      display_.Output(host_.skills ? session::SkillsListing(*host_.skills) : "No skills.\n");
+      return true;
+    case CommandId::kSkill:
+      LoadSkill(argument);
+      return true;
     case CommandId::kModel:
       ShowModel(argument);
       return true;
@@ -287,6 +302,14 @@ void Repl::Refresh() {
       host_.trust.trusted ? discovery::DefaultDirectories().project : std::string();
   if (!host_.trust.trusted && !host_.trust.contents.empty()) {
     display_.Warning(session::SkippedMessage(host_.trust));
+  }
+  if (host_.skills) {
+    host_.skills->SetCatalog(skills::DiscoverSkills(session::SkillDirectoriesFor(host_.trust)));
+    for (const std::string& line : session::SkillProblemLines(*host_.skills->catalog()))
+      display_.Debug("Debug: " + line);
+    // The model is told the skills in the system prompt: from the next
+    // request on, the new ones.
+    if (agent_) agent_->SetSystemPrompt(session::SystemPromptFor(host_, Mode(), model_).text);
   }
   display_.Spin("discovering tools");
   std::vector<std::string> notices;
@@ -343,7 +366,7 @@ void Repl::ShowPermissions(const std::string& argument) {
     }
     // The model is told the mode in the system prompt: from the next
     // request on, the new one.
-    if (agent_) agent_->SetSystemPrompt(session::SystemPromptFor(host_, *mode).text);
+    if (agent_) agent_->SetSystemPrompt(session::SystemPromptFor(host_, *mode, model_).text);
   }
   const permissions::Mode mode = permissions_->mode();
   display_.Output(std::string(argument.empty() ? "Permission mode: " : "Permission mode set to ") +
@@ -438,7 +461,7 @@ agent::Agent& Repl::EnsureAgent() {
         display_.Warning("Warning: the session will not be saved: " + created.error());
       }
     }
-    const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host_, Mode());
+    const agent::ComposedPrompt system_prompt = session::SystemPromptFor(host_, Mode(), model_);
     if (!system_prompt.problem.empty()) display_.Warning("Warning: " + system_prompt.problem);
     agent_ = std::make_unique<agent::Agent>(
         *provider_, registry_, executor_,
@@ -507,6 +530,39 @@ void Repl::ShowTasks() {
   display_.Output(session::TasksListing(tasks::ListTasks(tasks::TasksDirectory()), tasks::NowMs()));
 }
 
+// As if the model had called the skill tool: the same result, given to the
+// model with the next message (a message of its own would break the
+// alternation of user and assistant turns some providers require).
+void Repl::LoadSkill(const std::string& name) {
+  if (name.empty()) {
+    display_.Error("Usage: /skill NAME (/skills lists them)");
+    return;
+  }
+  if (!host_.skills) {
+    display_.Error("No skills.");
+    return;
+  }
+  EnsureDiscovered(-1);  // the skill's tools join the discovered ones
+  const nlohmann::ordered_json result = host_.skills->Load(name);
+  if (result.contains("error")) {
+    display_.Error(result.value("error", ""));
+    return;
+  }
+  loaded_skills_ += "[The user loaded the skill " + name +
+                    " with /skill; the skill tool's result follows.]\n" +
+                    result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n\n";
+  std::string tools;
+  for (const auto& tool : result.value("tools", nlohmann::ordered_json::array()))
+    tools += (tools.empty() ? "" : ", ") + tool.get<std::string>();
+  display_.Output("Loaded skill " + name + " (" + session::DisplayPath(result.value("path", "")) +
+                  "): its instructions go to the model with your next message" +
+                  (tools.empty() ? "" : "; its tools are offered: " + tools) + ".\n");
+  for (const auto& problem : result.value("tool_problems", nlohmann::ordered_json::array())) {
+    display_.Warning("Tool " + problem.value("tool", "") + " of skill " + name +
+                     " left out: " + problem.value("reason", ""));
+  }
+}
+
 agent::AgentObserver Repl::Observer(std::size_t& running) {
   agent::AgentObserver observer;
   observer.on_text = [this](std::string_view text) { display_.Text(text); };
@@ -551,7 +607,8 @@ void Repl::Send(const std::string& message) {
   agent::Agent& agent = EnsureAgent();
   std::size_t running = 0;
   display_.Spin("thinking");
-  auto outcome = agent.Prompt(message, Observer(running), cancellation_);
+  const std::string text = std::exchange(loaded_skills_, std::string()) + message;
+  auto outcome = agent.Prompt(text, Observer(running), cancellation_);
   display_.EndLine();
   if (outcome) usage_ += outcome->usage;
   if (!outcome) {

@@ -71,6 +71,7 @@ class Repl {
   session::Answer Ask(const session::Question& question);
   void ShowPermissions(const std::string& argument);
   void ShowTasks();
+  void LoadSkill(const std::string& name);
   // The permission mode now (the policy's, once the session started).
   permissions::Mode Mode() const;
 
@@ -101,6 +102,9 @@ class Repl {
   std::vector<providers::Message> resumed_;  // given to the agent when it is made
   providers::Usage usage_;                   // the session's requests, summed
   std::vector<std::string> resume_warnings_;
+  // Skills loaded with /skill since the last message: their results go to
+  // the model at the start of the next one.
+  std::string loaded_skills_;
   agent::Cancellation cancellation_;
   int interrupts_at_empty_prompt_ = 0;
   todos::PlanWatcher plan_;  // shown when todo_write changes it

@@ -9,6 +9,7 @@
 #include "base/format.h"
 #include "base/todos.h"
 #include "session/tool_sandbox.h"
+#include "skills/prompt_section.h"
 
 namespace ikigai::session {
 
@@ -57,7 +58,9 @@ std::string ModelFor(const config::AgentConfig& agent, const AgentFlags& flags,
   return "claude-sonnet-4-5";
 }
 
-agent::ComposedPrompt SystemPromptFor(const HostContext& host, permissions::Mode mode) {
+namespace {
+
+agent::ComposedPrompt BasePrompt(const HostContext& host, permissions::Mode mode) {
   const config::AgentConfig& agent = host.config.agent;
   const std::string base =
       (agent.system_prompt.empty() ? agent::DefaultSystemPrompt() : agent.system_prompt) +
@@ -69,6 +72,27 @@ agent::ComposedPrompt SystemPromptFor(const HostContext& host, permissions::Mode
   char cwd[4096];
   if (::getcwd(cwd, sizeof cwd) == nullptr) return {base, ""};
   return agent::ComposeSystemPrompt(base, cwd);
+}
+
+agent::ComposedPrompt WithSkills(agent::ComposedPrompt prompt, const HostContext& host,
+                                 const std::string& model) {
+  if (!host.skills) return prompt;
+  const long window = host.config.agent.context_window > 0 ? host.config.agent.context_window
+                                                           : agent::KnownContextWindow(model);
+  const skills::PromptSection section =
+      skills::ComposePromptSection(*host.skills->catalog(), skills::PromptBudget(window));
+  prompt.text += section.text;
+  if (!section.warning.empty()) {
+    prompt.problem += (prompt.problem.empty() ? "" : "\n") + section.warning;
+  }
+  return prompt;
+}
+
+}  // namespace
+
+agent::ComposedPrompt SystemPromptFor(const HostContext& host, permissions::Mode mode,
+                                      const std::string& model) {
+  return WithSkills(BasePrompt(host, mode), host, model);
 }
 
 agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model,

@@ -33,9 +33,12 @@ std::string ModelFor(const config::AgentConfig& agent, const AgentFlags& flags,
                      const std::string& provider);
 
 // The system prompt: configured or default, what the permission mode and
-// the sandbox allow, plus ./AGENTS.md if enabled (`problem` says why
-// AGENTS.md was left out or cut: show it once).
-agent::ComposedPrompt SystemPromptFor(const HostContext& host, permissions::Mode mode);
+// the sandbox allow, plus ./AGENTS.md if enabled, plus the skills' names
+// and descriptions within their budget of `model`'s context window
+// (skills/prompt_section.h). `problem` says why AGENTS.md was left out or
+// cut and which skills did not fit: show it once.
+agent::ComposedPrompt SystemPromptFor(const HostContext& host, permissions::Mode mode,
+                                      const std::string& model = "");
 
 // The agent's options: this model, the system prompt, the configured limits.
 agent::AgentOptions AgentOptionsFor(const config::AgentConfig& agent, const std::string& model,

@@ -61,7 +61,15 @@ Result<HostContext, std::string> LoadHostConfig(const TrustState& trust,
   host.mcp =
       StartMcpServers(std::move(*servers), host.config,
                       host.mode == permissions::Mode::kUnrestricted ? nullptr : host.sandbox);
+  host.skills = std::make_shared<skills::SkillSession>(
+      skills::DiscoverSkills(SkillDirectoriesFor(trust)), DiscoveryOptionsFor(host));
   return host;
+}
+
+skills::SkillDirectories SkillDirectoriesFor(const TrustState& trust) {
+  skills::SkillDirectories dirs = skills::DefaultSkillDirectories();
+  if (!trust.trusted) dirs.project.clear();
+  return dirs;
 }
 
 discovery::DiscoveryOptions DiscoveryOptionsFor(const HostContext& host) {
@@ -80,6 +88,7 @@ executor::Executor ExecutorFor(const HostContext& host, std::function<permission
   };
   executor::ExecutorOptions options = host.config.tools;
   options.remote_tools = host.mcp;
+  options.host_tools = host.skills;
   return executor::Executor(options, host.sandbox, ChooserFor(std::move(mode)),
                             std::move(is_read_only), std::move(host_api));
 }

@@ -13,6 +13,7 @@
 #include "registry/registry.h"
 #include "sandbox/sandbox.h"
 #include "session/trust.h"
+#include "skills/skill_session.h"
 
 namespace ikigai::session {
 
@@ -39,6 +40,10 @@ struct HostContext {
   // The MCP servers (session/mcp_tools.h), started with the host; null: none.
   std::shared_ptr<mcpclient::ServerManager> mcp = nullptr;
   std::string mcp_notice = {};  // servers given up, a line each: to say once
+  // The skills (skills/skill_session.h): found with the configuration (the
+  // project's only when trusted), loaded by the `skill` tool. Never null
+  // after LoadHostConfig.
+  std::shared_ptr<skills::SkillSession> skills = nullptr;
 };
 
 // Loads the configuration (errors name the file and key), decides the mode
@@ -55,6 +60,9 @@ Result<HostContext, std::string> LoadHostContext(const TrustState& trust,
 // in the background.
 Result<HostContext, std::string> LoadHostConfig(const TrustState& trust,
                                                 const HostOptions& options);
+
+// Where skills are found: the project's directories only when trusted.
+skills::SkillDirectories SkillDirectoriesFor(const TrustState& trust);
 
 // How discovery is configured: the schema timeout, and the sandbox unless
 // the mode is unrestricted.

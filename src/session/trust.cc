@@ -15,6 +15,7 @@ std::string ProjectContents::Describe() const {
   if (config) add("a config file");
   if (other_files) add("other files");
   if (mcp_json) add("MCP servers in .mcp.json");
+  if (skills > 0) add(std::to_string(skills) + (skills == 1 ? " skill" : " skills"));
   return text;
 }
 
@@ -34,8 +35,19 @@ ProjectContents InspectProject(const std::string& dir) {
       }
     } else if (name == "config.json") {
       contents.config = true;
+    } else if (name == "skills") {
+      continue;  // counted below with .agents/skills
     } else {
       contents.other_files = true;
+    }
+  }
+  // Skills: their instructions reach the model and their tools run.
+  for (const char* skills : {".ikigai/skills", ".agents/skills"}) {
+    std::error_code skills_error;
+    for (const auto& skill :
+         std::filesystem::directory_iterator(std::filesystem::path(dir) / skills, skills_error)) {
+      std::error_code exists_error;
+      if (std::filesystem::exists(skill.path() / "SKILL.md", exists_error)) ++contents.skills;
     }
   }
   return contents;

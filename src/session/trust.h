@@ -22,7 +22,8 @@ struct ProjectContents {
   bool config = false;       // .ikigai/config.json
   bool other_files = false;  // anything else in .ikigai/ (later: skills, hooks)
   bool mcp_json = false;     // ./.mcp.json: MCP servers to start (Claude Code's format)
-  bool empty() const { return tools == 0 && !config && !other_files && !mcp_json; }
+  int skills = 0;            // folders with a SKILL.md in .ikigai/skills/ and .agents/skills/
+  bool empty() const { return tools == 0 && !config && !other_files && !mcp_json && skills == 0; }
   std::string Describe() const;  // "2 tools, a config file"
 };
 
