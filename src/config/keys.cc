@@ -228,6 +228,20 @@ const Key kKeys[] = {
                     "`*PASSWORD*`, ...) that tool processes may see anyway.",
      .apply = [](Draft& d, const Names&,
                  const Json& v) { Append(d.config.tools.env_passthrough, v); }},
+    {.path = "hooks.<event>",
+     .kind = ValueKind::kHookList,
+     .env = "",
+     .default_value = "[]",
+     .description = "Commands run at an event (docs/hooks.md): `PreToolUse`, `PostToolUse`, "
+                    "`UserPromptSubmit`, `Stop` or `SessionStart`; a list of `{matcher, command, "
+                    "timeout_ms}`.",
+     .apply =
+         [](Draft& d, const Names& names, const Json& v) {
+           auto& list =
+               d.config.hooks.by_event[static_cast<std::size_t>(*hooks::ParseEvent(names.at(0)))];
+           for (hooks::Hook& hook : hooks::ParseHookList(v, d.source))
+             list.push_back(std::move(hook));
+         }},
 };
 
 }  // namespace
@@ -241,6 +255,9 @@ std::string CheckPlaceholderName(std::string_view placeholder, std::string_view 
     std::string fixed(name);
     std::replace(fixed.begin(), fixed.end(), '-', '_');
     return "not a tool name (tool names use underscores: " + fixed + ")";
+  }
+  if (placeholder == "<event>" && !hooks::ParseEvent(name)) {
+    return "unknown hook event (known: " + std::string(hooks::kEventNames) + ")";
   }
   if (name.empty()) return "the name must not be empty";
   return {};

@@ -34,6 +34,7 @@ inline constexpr std::string_view kNetworkError = "NETWORK_ERROR";       // unre
 inline constexpr std::string_view kProtocolError = "PROTOCOL_ERROR";     // a malformed answer
 inline constexpr std::string_view kContextTooLong = "CONTEXT_TOO_LONG";  // even after compacting
 inline constexpr std::string_view kCancelled = "CANCELLED";              // a signal stopped it
+inline constexpr std::string_view kPromptRefused = "PROMPT_REFUSED";     // a UserPromptSubmit hook
 inline constexpr std::string_view kError = "ERROR";                      // anything else
 }  // namespace failure_code
 

@@ -37,6 +37,11 @@ class ApprovalPolicy final : public agent::PermissionPolicy {
                  Asker asker, ProjectStore store);
 
   agent::Permission Decide(const providers::ToolCall& call, const registry::Tool* tool) override;
+  // A hook's allow turns the mode's question into yes; its ask turns the
+  // mode's yes into a question (in -p: refused). Deny verdicts stay.
+  agent::Permission DecideWithHooks(const providers::ToolCall& call, const registry::Tool* tool,
+                                    agent::HookAdvice advice,
+                                    const std::string& hook_reason) override;
 
   permissions::Mode mode() const { return mode_; }
   void SetMode(permissions::Mode mode) { mode_ = mode; }
