@@ -371,6 +371,10 @@ session::Answer Repl::Ask(const session::Question& question) {
   display_.EndLine();
   // The whole call, not the one-line summary: what is approved is what runs.
   display_.Warning("Allow " + VisibleText(question.call.name, Layout::kOneLine) + "?");
+  if (!question.hook_reason.empty()) {
+    display_.Notice("  A PreToolUse hook asks: " +
+                    VisibleText(question.hook_reason, Layout::kKeep));
+  }
   if (question.preview.empty()) {
     std::string shown;
     const std::string full = session::DescribeCallInFull(question.call);

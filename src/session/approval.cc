@@ -66,7 +66,8 @@ agent::Permission ApprovalPolicy::DecideWithHooks(const providers::ToolCall& cal
   }
   const std::string rule = permissions::RuleToAllow(facts, place_);
   const Answer answer =
-      asker_({call, decision.reason, EditPreview(call.name, facts.arguments), rule});
+      asker_({call, decision.reason, EditPreview(call.name, facts.arguments), rule,
+              advice == agent::HookAdvice::kAsk ? hook_reason : std::string()});
   switch (answer.kind) {
     case Answer::Kind::kAlways:
       // No rule fits some calls (always_rule is empty): "always" is then not

@@ -18,9 +18,10 @@ namespace ikigai::session {
 
 struct Question {
   providers::ToolCall call;
-  std::string reason;       // why it asks ("bash `npm test` needs approval in ask mode")
-  std::string preview;      // for file edits: a unified diff; else empty
-  std::string always_rule;  // the rule an "always" answer adds; empty: no "always"
+  std::string reason;            // why it asks ("bash `npm test` needs approval in ask mode")
+  std::string preview;           // for file edits: a unified diff; else empty
+  std::string always_rule;       // the rule an "always" answer adds; empty: no "always"
+  std::string hook_reason = {};  // a PreToolUse hook asked: its reason
 };
 
 struct Answer {
