@@ -363,6 +363,18 @@ TEST_F(HooksOneShotTest, AnUntrustedProjectsHooksDoNotRun) {
   const ToolRun trusted = Ikigai("hk-plain");
   ASSERT_EQ(trusted.exit_code, 0) << trusted.err;
   EXPECT_TRUE(Exists("project-hook-ran"));
+
+  // The repository's hooks change: not run until the folder is trusted again.
+  WriteFile(InProject(".ikigai/config.json"),
+            R"({"hooks": {"UserPromptSubmit": [{"command": "touch changed-hook-ran"}]}})");
+  const ToolRun changed = Ikigai("hk-plain");
+  ASSERT_EQ(changed.exit_code, 0) << changed.err;
+  EXPECT_FALSE(Exists("changed-hook-ran"));
+  EXPECT_NE(changed.err.find("its hooks changed since you trusted this folder"), std::string::npos)
+      << changed.err;
+  ASSERT_TRUE(session::ProjectStore(home_ / ".ikigai/projects.json").SetTrusted(project(), true));
+  ASSERT_EQ(Ikigai("hk-plain").exit_code, 0);
+  EXPECT_TRUE(Exists("changed-hook-ran"));
 }
 
 TEST_F(HooksOneShotTest, ABadHookConfigurationStopsIkigaiNamingTheFileAndKey) {
