@@ -377,6 +377,34 @@ TEST_F(HooksOneShotTest, AnUntrustedProjectsHooksDoNotRun) {
   EXPECT_TRUE(Exists("changed-hook-ran"));
 }
 
+TEST_F(HooksOneShotTest, SessionStartSaysWhetherTheSessionIsNewOrResumed) {
+  UserHooks(R"({"SessionStart": [{"command": "cat > session-start.json"}]})");
+  const ToolRun first = Ikigai("hk-plain");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(ReadJson("session-start.json")["source"], "startup");
+  const std::string session = first.json.value("session", "");
+  ASSERT_FALSE(session.empty()) << first.out;
+  const ToolRun resumed = Ikigai("hk-plain", "auto", {"--resume", session});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  const nlohmann::json start = ReadJson("session-start.json");
+  EXPECT_EQ(start["source"], "resume");
+  EXPECT_EQ(start["session_id"], session);
+}
+
+TEST_F(HooksOneShotTest, HooksRunUnderTheToolSandbox) {
+  UserHooks(
+      R"({"UserPromptSubmit": [{"command": "printf %s \"$IKIGAI_SANDBOX\" > sandbox.json"}]})");
+  const ToolRun run = Ikigai("hk-plain");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json sandbox = ReadJson("sandbox.json");
+  ASSERT_TRUE(sandbox.is_object()) << ReadFile(InProject("sandbox.json"));
+  EXPECT_EQ(sandbox["access"], "workspace-write") << sandbox;
+  // Unrestricted, it runs unconfined, as tools do.
+  const ToolRun unconfined = Ikigai("hk-plain", "unrestricted");
+  ASSERT_EQ(unconfined.exit_code, 0) << unconfined.err;
+  EXPECT_EQ(ReadFile(InProject("sandbox.json")), "");
+}
+
 TEST_F(HooksOneShotTest, ABadHookConfigurationStopsIkigaiNamingTheFileAndKey) {
   UserHooks(R"({"PreToolUs": [{"command": "true"}]})");
   ToolRun run = Ikigai("hk-plain");
