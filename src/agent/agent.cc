@@ -127,7 +127,38 @@ std::vector<ToolResult> Agent::RunTools(const std::vector<ToolCall>& calls,
                                          "The user stopped the turn; this call did not run.");
       continue;
     }
-    const Permission permission = permissions_.Decide(call, registry->Find(call.name));
+    const registry::Tool* tool = registry->Find(call.name);
+    // Models send "" for a call without arguments.
+    const std::string text = call.arguments.empty() ? "{}" : call.arguments;
+    nlohmann::json arguments = nlohmann::json::parse(text, nullptr, false);
+    // PreToolUse hooks speak first: a block (exit 2, deny, a hook that
+    // failed) stops the call whatever the mode; allow and ask go to the
+    // permission policy, where deny rules still win.
+    HookAdvice advice = HookAdvice::kNone;
+    std::string hook_reason;
+    if (hooks_ != nullptr && tool != nullptr && !arguments.is_discarded()) {
+      const hooks::ToolDecision hooked =
+          hooks_->PreToolUse(call.name, arguments, call.id, cancel.fd());
+      if (cancel.requested()) {
+        wrapped[i] = protocol::WrapFailure(protocol::wrapper_code::kCancelled,
+                                           "The user stopped the turn; this call did not run.");
+        continue;
+      }
+      using Kind = hooks::ToolDecision::Kind;
+      if (hooked.kind == Kind::kDeny) {
+        wrapped[i] = protocol::WrapFailure(
+            protocol::wrapper_code::kPermissionDenied,
+            "A PreToolUse hook blocked this call: " + hooked.reason +
+                "\nDo not retry it unchanged; follow what the hook says or ask the user.");
+        continue;
+      }
+      if (hooked.kind == Kind::kAllow) advice = HookAdvice::kAllow;
+      if (hooked.kind == Kind::kAsk) advice = HookAdvice::kAsk;
+      hook_reason = hooked.reason;
+    }
+    const Permission permission =
+        advice == HookAdvice::kNone ? permissions_.Decide(call, tool)
+                                    : permissions_.DecideWithHooks(call, tool, advice, hook_reason);
     if (permission.stop_turn) cancel.Request();
     if (!permission.allowed) {
       wrapped[i] =
@@ -136,9 +167,6 @@ std::vector<ToolResult> Agent::RunTools(const std::vector<ToolCall>& calls,
                                 permission.reason);
       continue;
     }
-    // Models send "" for a call without arguments.
-    const std::string text = call.arguments.empty() ? "{}" : call.arguments;
-    nlohmann::json arguments = nlohmann::json::parse(text, nullptr, false);
     if (arguments.is_discarded()) {
       wrapped[i] = protocol::WrapFailure(
           protocol::wrapper_code::kInvalidParams,
@@ -160,6 +188,19 @@ std::vector<ToolResult> Agent::RunTools(const std::vector<ToolCall>& calls,
     for (std::size_t k = 0; k < results.size(); ++k) {
       wrapped[runnable_index[k]] = std::move(results[k].wrapped);
       elapsed[runnable_index[k]] = results[k].elapsed;
+    }
+    // PostToolUse: every call's hooks at once; what they say to the model
+    // goes beside the call's result.
+    if (hooks_ != nullptr && hooks_->Has(hooks::Event::kPostToolUse) && !cancel.requested()) {
+      std::vector<hooks::ToolUse> uses;
+      for (std::size_t k = 0; k < runnable.size(); ++k) {
+        uses.push_back(
+            {runnable[k].tool, runnable[k].id, runnable[k].arguments, wrapped[runnable_index[k]]});
+      }
+      const std::vector<std::string> feedback = hooks_->PostToolUse(uses, cancel.fd());
+      for (std::size_t k = 0; k < feedback.size(); ++k) {
+        if (!feedback[k].empty()) wrapped[runnable_index[k]]["hook_feedback"] = feedback[k];
+      }
     }
   }
   std::vector<ToolResult> tool_results;
@@ -184,6 +225,19 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
                                                               Cancellation& cancel) {
   PromptOutcome outcome;
   std::string with_notes = text;
+  if (hooks_ != nullptr) {
+    const hooks::PromptDecision hooked = hooks_->UserPromptSubmit(text, cancel.fd());
+    if (cancel.requested()) {
+      outcome.cancelled = true;
+      return outcome;
+    }
+    if (hooked.refused) {
+      outcome.refused = hooked.reason;
+      return outcome;
+    }
+    if (!hooked.context.empty())
+      with_notes += "\n\n[Context from the user's hooks]\n" + hooked.context;
+  }
   for (const std::string& line : TakeTaskNotes(observer)) with_notes += "\n\n[" + line + "]";
   Record({Role::kUser, std::move(with_notes), {}, {}});
   const providers::StreamSink sink{observer.on_text, nullptr, observer.on_retry};
@@ -195,6 +249,7 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
   for (;;) {
     if (outcome.rounds >= options_.max_rounds) {
       outcome.round_limit_reached = true;
+      if (hooks_ != nullptr) hooks_->Stop(outcome.text, cancel.fd());
       return outcome;
     }
     if (!compacted && ContextTokens() > options_.compact_threshold) {
@@ -243,7 +298,10 @@ Result<PromptOutcome, providers::ProviderError> Agent::Prompt(const std::string&
     reported_ = turn->usage.TotalInput() > 0;  // some local servers report nothing
     reported_tokens_ = turn->usage.TotalInput() + turn->usage.output_tokens;
     reported_messages_ = messages_.size();
-    if (turn->tool_calls.empty()) return outcome;
+    if (turn->tool_calls.empty()) {
+      if (hooks_ != nullptr) hooks_->Stop(outcome.text, cancel.fd());
+      return outcome;
+    }
 
     // Every call gets a result, even when cancelled, so the conversation
     // stays valid for the next prompt.

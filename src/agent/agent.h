@@ -33,6 +33,7 @@
 #include "agent/session_log.h"
 #include "agent/task_notes.h"
 #include "executor/executor.h"
+#include "hooks/hooks.h"
 #include "providers/provider.h"
 #include "registry/registry.h"
 
@@ -90,6 +91,9 @@ struct PromptOutcome {
   int rounds = 0;
   bool round_limit_reached = false;
   bool cancelled = false;
+  // A UserPromptSubmit hook refused the prompt: why (for the user). Nothing
+  // was sent and the conversation is unchanged.
+  std::string refused;
 };
 
 class Agent {
@@ -120,6 +124,10 @@ class Agent {
   void Clear();
   void SetModel(std::string model) { options_.model = std::move(model); }
   void SetSystemPrompt(std::string prompt) { options_.system_prompt = std::move(prompt); }
+  // The session's hooks (hooks/hooks.h): UserPromptSubmit before a prompt is
+  // recorded, PreToolUse before each call's permission, PostToolUse after a
+  // batch, Stop when a prompt's turn ends. Null: none. Not owned.
+  void SetHooks(hooks::Hooks* hooks) { hooks_ = hooks; }
   const AgentOptions& options() const { return options_; }
 
  private:
@@ -140,6 +148,7 @@ class Agent {
   AgentOptions options_;
   PermissionPolicy& permissions_;
   SessionLog* log_;
+  hooks::Hooks* hooks_ = nullptr;
   EndedTasks ended_tasks_{tasks::TasksDirectory()};
   std::vector<providers::Message> messages_;
   // The input and output the provider last reported, and how many messages

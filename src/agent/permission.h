@@ -20,12 +20,21 @@ struct Permission {
   bool stop_turn = false;  // the user stopped the turn (Ctrl+C at a question)
 };
 
+// What PreToolUse hooks (hooks/answers.h) said of a call they let through:
+// kAllow skips the mode's question (never a deny rule, nor the read-only
+// mode's refusal); kAsk asks even where the mode would run the call.
+enum class HookAdvice { kNone, kAllow, kAsk };
+
 class PermissionPolicy {
  public:
   virtual ~PermissionPolicy() = default;
   // `tool` is null when the registry has no such tool (the executor then
   // answers TOOL_NOT_FOUND).
   virtual Permission Decide(const providers::ToolCall& call, const registry::Tool* tool);
+  // The same with the hooks' advice; `hook_reason` is theirs (for kAsk: the
+  // question's). Here, kAsk is refused: nobody can answer.
+  virtual Permission DecideWithHooks(const providers::ToolCall& call, const registry::Tool* tool,
+                                     HookAdvice advice, const std::string& hook_reason);
 };
 
 }  // namespace ikigai::agent

@@ -97,6 +97,8 @@ std::string CheckValue(const Key& key, const Json& value) {
       }
       return {};
     }
+    case ValueKind::kHookList:
+      return hooks::CheckHookList(value);
   }
   return "unknown kind of value";  // unreachable: every kind is handled above
 }
@@ -177,6 +179,7 @@ Done ApplyFile(const std::string& path, const std::string& confine_to, const Env
     json->erase(servers);
   }
   std::vector<std::string> segments, names;
+  draft.source = path;
   return Walk(*json, segments, names, path, draft);
 }
 
@@ -195,6 +198,8 @@ Result<Json, std::string> FromEnvironment(const Key& key, const std::string& tex
       if (text == "1" || text == "true") return Json(true);
       if (text == "0" || text == "false") return Json(false);
       return Json(text);
+    case ValueKind::kHookList:  // no variable sets hooks; parsed as JSON should one
+      return protocol::ParseJson(text);
     case ValueKind::kStringList: {  // comma-separated
       Json list = Json::array();
       for (std::size_t start = 0; start <= text.size();) {

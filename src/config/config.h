@@ -16,6 +16,7 @@
 #include "base/result.h"
 #include "config/mcp_servers.h"
 #include "executor/executor.h"
+#include "hooks/hook_config.h"
 
 namespace ikigai::config {
 
@@ -60,6 +61,8 @@ struct Config {
   // mcp_servers.NAME (config/mcp_servers.h); a later file's entry replaces
   // an earlier one's whole.
   std::map<std::string, McpServerConfig, std::less<>> mcp_servers;
+  // hooks.EVENT (hooks/hook_config.h); the layers' lists add up.
+  hooks::HooksConfig hooks;
 };
 
 struct ConfigFiles {

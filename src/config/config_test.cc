@@ -141,7 +141,7 @@ TEST_F(ConfigTest, UnknownKeyNamesFileAndKey) {
   EXPECT_EQ(LoadError(),
             Path("user") +
                 ": tool_timeout: unknown key (known here: agents_md, anthropic, "
-                "compact_threshold_percent, context_window, gemini, max_rounds, max_tokens, "
+                "compact_threshold_percent, context_window, gemini, hooks, max_rounds, max_tokens, "
                 "mcp_servers, model, openai, permissions, provider, reasoning_effort, sandbox, "
                 "schema_timeout_ms, system_prompt, tool_output_limit_bytes, "
                 "tool_timeout_ms, tools, web_fetch, web_search)");

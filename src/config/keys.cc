@@ -273,6 +273,20 @@ const Key kKeys[] = {
          [](Draft& d, const Names&, const Json& v) {
            SetToolEnv(d, "web_search", "IKIGAI_WEB_SEARCH_SEARXNG_URL", v.get<std::string>());
          }},
+    {.path = "hooks.<event>",
+     .kind = ValueKind::kHookList,
+     .env = "",
+     .default_value = "[]",
+     .description = "Commands run at an event (docs/hooks.md): `PreToolUse`, `PostToolUse`, "
+                    "`UserPromptSubmit`, `Stop` or `SessionStart`; a list of `{matcher, command, "
+                    "timeout_ms}`.",
+     .apply =
+         [](Draft& d, const Names& names, const Json& v) {
+           auto& list =
+               d.config.hooks.by_event[static_cast<std::size_t>(*hooks::ParseEvent(names.at(0)))];
+           for (hooks::Hook& hook : hooks::ParseHookList(v, d.source))
+             list.push_back(std::move(hook));
+         }},
 };
 
 }  // namespace
@@ -286,6 +300,9 @@ std::string CheckPlaceholderName(std::string_view placeholder, std::string_view 
     std::string fixed(name);
     std::replace(fixed.begin(), fixed.end(), '-', '_');
     return "not a tool name (tool names use underscores: " + fixed + ")";
+  }
+  if (placeholder == "<event>" && !hooks::ParseEvent(name)) {
+    return "unknown hook event (known: " + std::string(hooks::kEventNames) + ")";
   }
   if (name.empty()) return "the name must not be empty";
   return {};

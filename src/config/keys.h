@@ -32,11 +32,13 @@ struct Draft {
   };
   Config config;
   std::map<std::string, ToolOverrides, std::less<>> tools;
+  std::string source;  // the file being read (hooks remember where they came from)
 };
 
 // kStringList: a JSON array of strings; each layer adds to what the earlier
-// ones gave (a project cannot drop the user's deny rules).
-enum class ValueKind { kPositiveInteger, kString, kBoolean, kStringList };
+// ones gave (a project cannot drop the user's deny rules). kHookList: a
+// list of hooks (hooks/hook_config.h), adding up the same way.
+enum class ValueKind { kPositiveInteger, kString, kBoolean, kStringList, kHookList };
 
 struct Key {
   std::string_view path;  // "tool_timeout_ms", "tools.<tool>.timeout_ms"

@@ -15,6 +15,7 @@
 #include "session/approval.h"
 #include "session/call_summary.h"
 #include "session/skill_listing.h"
+#include "session/session_hooks.h"
 #include "session/tool_sandbox.h"
 #include "subagents/subagent_service.h"
 
@@ -159,6 +160,16 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
                      session::AgentOptionsFor(agent_config, model, system_prompt.text),
                      **permissions, log.get());
   agent.SetMessages(std::move(history));
+  // The hooks' lines (a hook that failed, exited with an error) on stderr.
+  const std::unique_ptr<hooks::Hooks> hooks = session::MakeHooks(
+      host, [&] { return host.mode; },
+      [&err](const std::string& line) {
+        err << "ikigai: " << VisibleText(line, Layout::kOneLine) << "\n";
+      });
+  if (hooks) {
+    hooks->SetSession(log ? log->id() : "", log ? log->path() : "");
+    agent.SetHooks(hooks.get());
+  }
 
   agent::AgentObserver observer;
   // Whether stdout holds streamed text not yet ended by a newline: it is
@@ -231,6 +242,7 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
   for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
     ::sigaction(kStopSignals[i], &action, &previous[i]);
   }
+  if (hooks) hooks->SessionStart(options.resume ? "resume" : "startup", cancellation.fd());
   auto outcome = agent.Prompt(options.prompt, observer, cancellation);
   for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
     ::sigaction(kStopSignals[i], &previous[i], nullptr);
@@ -243,6 +255,11 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
         fail(ErrorCode(outcome.error().kind), outcome.error().message, 1, log ? log->id() : "");
     if (log) err << "The conversation is saved: ikigai --resume " << log->id() << "\n";
     return status;
+  }
+  if (!outcome->refused.empty() && !outcome->cancelled) {
+    return fail(failure_code::kPromptRefused,
+                "a UserPromptSubmit hook refused the prompt: " + outcome->refused, 1,
+                log ? log->id() : "");
   }
   if (options.json_output) {
     nlohmann::ordered_json j = {{"text", outcome->text},

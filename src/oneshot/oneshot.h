@@ -7,7 +7,8 @@
 // on any failure an object with "error", "error_code" and, once a session
 // exists, "session" (PrintJsonFailure).
 // Exit status: 0 when the model answered; 1 when the provider failed (the
-// reason on stderr) or the round limit stopped the prompt; 128 + the signal
+// reason on stderr), the round limit stopped the prompt or a
+// UserPromptSubmit hook refused it (hooks/hooks.h); 128 + the signal
 // when SIGINT (Ctrl+C, 130), SIGTERM or SIGHUP stopped the turn (the stream
 // closed, the running tools killed).
 #pragma once
@@ -34,6 +35,7 @@ inline constexpr std::string_view kNetworkError = "NETWORK_ERROR";       // unre
 inline constexpr std::string_view kProtocolError = "PROTOCOL_ERROR";     // a malformed answer
 inline constexpr std::string_view kContextTooLong = "CONTEXT_TOO_LONG";  // even after compacting
 inline constexpr std::string_view kCancelled = "CANCELLED";              // a signal stopped it
+inline constexpr std::string_view kPromptRefused = "PROMPT_REFUSED";     // a UserPromptSubmit hook
 inline constexpr std::string_view kError = "ERROR";                      // anything else
 }  // namespace failure_code
 

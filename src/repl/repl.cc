@@ -88,6 +88,13 @@ bool Repl::Start() {
     return false;
   }
   permissions_ = std::move(*permissions);
+  hooks_ = session::MakeHooks(
+      host_, [this] { return Mode(); },
+      [this](const std::string& line) {
+        display_.StopSpinner();
+        display_.EndLine();
+        display_.Warning(line);
+      });
   provider_kind_ = settings->kind;
   model_ = session::ModelFor(agent_config, options_.flags, settings->kind);
   if (options_.resume) {
@@ -100,6 +107,7 @@ bool Repl::Start() {
     usage_ = resumed->usage;
     log_ = std::move(resumed->log);
     resume_warnings_ = std::move(resumed->warnings);
+    session_source_ = "resume";
   }
   discovery_.Start();
 
@@ -389,6 +397,10 @@ session::Answer Repl::Ask(const session::Question& question) {
   display_.EndLine();
   // The whole call, not the one-line summary: what is approved is what runs.
   display_.Warning("Allow " + VisibleText(question.call.name, Layout::kOneLine) + "?");
+  if (!question.hook_reason.empty()) {
+    display_.Notice("  A PreToolUse hook asks: " +
+                    VisibleText(question.hook_reason, Layout::kKeep));
+  }
   if (question.preview.empty()) {
     std::string shown;
     const std::string full = session::DescribeCallInFull(question.call);
@@ -447,6 +459,7 @@ void Repl::Clear() {
   resumed_.clear();
   const bool had_log = log_ != nullptr;
   log_.reset();
+  session_source_ = "clear";
   display_.Output(had_log ? "New conversation (the next message starts a new session log).\n"
                           : "New conversation.\n");
 }
@@ -469,6 +482,11 @@ agent::Agent& Repl::EnsureAgent() {
         log_.get());
     agent_->SetMessages(std::move(resumed_));
     resumed_.clear();
+    if (hooks_) {
+      hooks_->SetSession(log_ ? log_->id() : "", log_ ? log_->path() : "");
+      agent_->SetHooks(hooks_.get());
+      hooks_->SessionStart(session_source_, cancellation_.fd());
+    }
   }
   return *agent_;
 }
@@ -617,6 +635,9 @@ void Repl::Send(const std::string& message) {
   }
   if (outcome->cancelled) {
     display_.Notice("Interrupted.");
+  } else if (!outcome->refused.empty()) {
+    display_.Warning("A UserPromptSubmit hook refused the prompt (it was not sent): " +
+                     outcome->refused);
   } else if (outcome->round_limit_reached) {
     display_.Warning("Stopped after " + std::to_string(host_.config.agent.max_rounds) +
                      " rounds (max_rounds); the model was still calling tools. Send a message to "

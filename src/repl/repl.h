@@ -23,6 +23,7 @@
 #include "session/agent_setup.h"
 #include "session/approval.h"
 #include "session/host_context.h"
+#include "session/session_hooks.h"
 #include "subagents/subagent_service.h"
 
 namespace ikigai::repl {
@@ -92,6 +93,9 @@ class Repl {
   const std::shared_ptr<TerminalUser> user_;
   const executor::Executor executor_;
   std::unique_ptr<session::ApprovalPolicy> permissions_;
+  std::unique_ptr<hooks::Hooks> hooks_;  // null: none configured
+  // What SessionStart hooks are told when the next agent is made.
+  std::string session_source_ = "startup";
 
   std::string provider_kind_;
   std::string model_;

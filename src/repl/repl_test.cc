@@ -841,6 +841,36 @@ TEST_F(ReplTest, AskUserAsksOnTheTerminalAndTheAnswerGoesBack) {
   repl->Send("/quit\r");
 }
 
+// Hooks in the REPL: SessionStart with the first message, a PreToolUse
+// hook's "ask" asks even in auto mode (its reason shown), and a
+// UserPromptSubmit refusal is shown and nothing is sent.
+TEST_F(ReplTest, HooksAskRefuseAndStartTheSession) {
+  ::mkdir((home() + "/.ikigai").c_str(), 0755);
+  WriteFile(home() + "/.ikigai/config.json", R"({"hooks": {
+    "SessionStart": [{"command": "cat > session-start.json"}],
+    "PreToolUse": [{"matcher": "bash", "command": "echo '{\"hookSpecificOutput\": {\"permissionDecision\": \"ask\", \"permissionDecisionReason\": \"hook-reason-51\"}}'"}],
+    "UserPromptSubmit": [{"command": "if grep -q repl-hello; then echo refused-by-hook-4 >&2; exit 2; fi"}]}})");
+  auto repl = Start(ProviderEnv());
+  ASSERT_TRUE(repl);
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  repl->Send("repl-ask\r");
+  ASSERT_TRUE(repl->Expect("A PreToolUse hook asks: hook-reason-51")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("allow? [y/a/n] ")) << repl->Plain();
+  repl->Send("y\r");
+  ASSERT_TRUE(repl->Expect("Asked and answered.")) << repl->Plain();
+  EXPECT_TRUE(std::filesystem::exists(project() + "/approved.txt"));
+  std::ifstream start_file(project() + "/session-start.json");
+  const auto start = nlohmann::json::parse(start_file, nullptr, false);
+  EXPECT_EQ(start.value("source", ""), "startup") << start;
+
+  const std::size_t sent = aimock_->Journal()->size();
+  repl->Send("repl-hello\r");
+  ASSERT_TRUE(repl->Expect("refused-by-hook-4")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("> ")) << repl->Plain();
+  EXPECT_EQ(aimock_->Journal()->size(), sent) << "the refused prompt was sent";
+  repl->Send("/quit\r");
+}
+
 // Two calls of one turn are asked one after another, and only then run: the
 // first answer does not run its call before the second question.
 TEST_F(ReplTest, ParallelCallsAreAskedInTurnThenRun) {

@@ -18,10 +18,30 @@ ApprovalPolicy::ApprovalPolicy(permissions::Mode mode, permissions::Rules rules,
 
 agent::Permission ApprovalPolicy::Decide(const providers::ToolCall& call,
                                          const registry::Tool* tool) {
+  return DecideWithHooks(call, tool, agent::HookAdvice::kNone, "");
+}
+
+agent::Permission ApprovalPolicy::DecideWithHooks(const providers::ToolCall& call,
+                                                  const registry::Tool* tool,
+                                                  agent::HookAdvice advice,
+                                                  const std::string& hook_reason) {
   if (tool == nullptr) return {true, "", false};  // the executor answers TOOL_NOT_FOUND
   const permissions::CallFacts facts = CallFactsFor(
       *tool, nlohmann::json::parse(call.arguments.empty() ? "{}" : call.arguments, nullptr, false));
-  const permissions::Decision decision = permissions::Decide(facts, mode_, rules_, place_);
+  permissions::Decision decision = permissions::Decide(facts, mode_, rules_, place_);
+  if (advice == agent::HookAdvice::kAllow && decision.verdict == permissions::Verdict::kAsk) {
+    decision.verdict = permissions::Verdict::kAllow;
+  }
+  if (advice == agent::HookAdvice::kAsk && decision.verdict != permissions::Verdict::kDeny) {
+    const std::string asks = "a PreToolUse hook asks for approval: " + hook_reason;
+    if (decision.verdict == permissions::Verdict::kAllow) {
+      decision.reason = asks;
+      decision.how_to_allow = "change the PreToolUse hook (hooks.PreToolUse in the configuration)";
+    } else {
+      decision.reason += "; " + asks;
+    }
+    decision.verdict = permissions::Verdict::kAsk;
+  }
   switch (decision.verdict) {
     case permissions::Verdict::kAllow:
       return {true, "", false};
@@ -46,7 +66,8 @@ agent::Permission ApprovalPolicy::Decide(const providers::ToolCall& call,
   }
   const std::string rule = permissions::RuleToAllow(facts, place_);
   const Answer answer =
-      asker_({call, decision.reason, EditPreview(call.name, facts.arguments), rule});
+      asker_({call, decision.reason, EditPreview(call.name, facts.arguments), rule,
+              advice == agent::HookAdvice::kAsk ? hook_reason : std::string()});
   switch (answer.kind) {
     case Answer::Kind::kAlways:
       // No rule fits some calls (always_rule is empty): "always" is then not

@@ -18,9 +18,10 @@ namespace ikigai::session {
 
 struct Question {
   providers::ToolCall call;
-  std::string reason;       // why it asks ("bash `npm test` needs approval in ask mode")
-  std::string preview;      // for file edits: a unified diff; else empty
-  std::string always_rule;  // the rule an "always" answer adds; empty: no "always"
+  std::string reason;            // why it asks ("bash `npm test` needs approval in ask mode")
+  std::string preview;           // for file edits: a unified diff; else empty
+  std::string always_rule;       // the rule an "always" answer adds; empty: no "always"
+  std::string hook_reason = {};  // a PreToolUse hook asked: its reason
 };
 
 struct Answer {
@@ -37,6 +38,11 @@ class ApprovalPolicy final : public agent::PermissionPolicy {
                  Asker asker, ProjectStore store);
 
   agent::Permission Decide(const providers::ToolCall& call, const registry::Tool* tool) override;
+  // A hook's allow turns the mode's question into yes; its ask turns the
+  // mode's yes into a question (in -p: refused). Deny verdicts stay.
+  agent::Permission DecideWithHooks(const providers::ToolCall& call, const registry::Tool* tool,
+                                    agent::HookAdvice advice,
+                                    const std::string& hook_reason) override;
 
   permissions::Mode mode() const { return mode_; }
   void SetMode(permissions::Mode mode) { mode_ = mode; }

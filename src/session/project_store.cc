@@ -15,6 +15,7 @@
 #include "base/bounded_file.h"
 #include "base/io.h"
 #include "protocol/parse_json.h"
+#include "session/project_hooks.h"
 
 namespace ikigai::session {
 namespace {
@@ -85,6 +86,15 @@ Result<std::optional<bool>, std::string> ProjectStore::Trusted(const std::string
   return std::optional<bool>(project["trusted"].get<bool>());
 }
 
+Result<nlohmann::json, std::string> ProjectStore::TrustedHooks(const std::string& dir) const {
+  if (path_.empty()) return Json();
+  auto json = Load(path_);
+  if (!json) return Err(std::move(json).error());
+  const Json& project = Project(*json, dir);
+  if (!project.is_object() || !project.contains("hooks")) return Json();
+  return project["hooks"];
+}
+
 Result<std::vector<std::string>, std::string> ProjectStore::AllowRules(
     const std::string& dir) const {
   std::vector<std::string> rules;
@@ -105,7 +115,14 @@ Result<bool, std::string> ProjectStore::SetTrusted(const std::string& dir, bool 
   if (path_.empty()) return Err(std::string("HOME is not set: nowhere to keep the answer"));
   auto json = Load(path_);
   if (!json) return Err(std::move(json).error());
-  Project(*json, dir)["trusted"] = trusted;
+  Json& project = Project(*json, dir);
+  project["trusted"] = trusted;
+  Json hooks = trusted ? ProjectHooks(ProjectKey(dir)) : Json();
+  if (hooks.is_null()) {
+    project.erase("hooks");
+  } else {
+    project["hooks"] = std::move(hooks);
+  }
   return Save(path_, *json);
 }
 

@@ -2,7 +2,8 @@
 // (never in the repository, which anyone could have written): whether the
 // folder is trusted, and the rules its "always" answers added.
 //
-//   {"projects": {"/home/u/src/app": {"trusted": true, "allow": ["bash(npm test:*)"]}}}
+//   {"projects": {"/home/u/src/app": {"trusted": true, "allow": ["bash(npm test:*)"],
+//                                     "hooks": {...the project's hooks when trusted...}}}}
 //
 // Folders are keyed by their real path. The file is private (0600) and
 // replaced atomically; a corrupt file is an error that names it, never
@@ -12,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "base/result.h"
 
@@ -28,6 +31,10 @@ class ProjectStore {
   Result<std::optional<bool>, std::string> Trusted(const std::string& dir) const;
   Result<std::vector<std::string>, std::string> AllowRules(const std::string& dir) const;
 
+  // The project hooks trusting agreed to (session/project_hooks.h); null: none.
+  Result<nlohmann::json, std::string> TrustedHooks(const std::string& dir) const;
+
+  // Trusting also keeps the hooks the project declares now.
   Result<bool, std::string> SetTrusted(const std::string& dir, bool trusted) const;
   Result<bool, std::string> AddAllowRule(const std::string& dir, const std::string& rule) const;
 

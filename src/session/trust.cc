@@ -5,6 +5,7 @@
 
 #include "base/visible_text.h"
 #include "discovery/discovery.h"
+#include "session/project_hooks.h"
 
 namespace ikigai::session {
 
@@ -67,22 +68,38 @@ TrustState DecideTrust(const std::string& dir, bool trust_once, const ProjectSto
   } else {
     state.store_problem = recorded.error();
   }
+  // Hooks run commands: trust given to some hooks is not trust given to
+  // others the repository brings later.
+  if (state.recorded.value_or(false) && state.contents.config) {
+    auto agreed = store.TrustedHooks(dir);
+    if (agreed && *agreed != ProjectHooks(ProjectKey(dir))) {
+      state.hooks_changed = true;
+      state.recorded.reset();
+    }
+  }
   state.trust_once = trust_once;
   state.trusted = trust_once || state.recorded.value_or(false);
   return state;
 }
 
 std::string SkippedMessage(const TrustState& state) {
-  return "ikigai: skipped ./.ikigai/ (" + state.contents.Describe() +
-         "): this folder is not trusted, so none of it runs. Trust it with `ikigai trust`, or "
-         "for one run with --trust." +
+  return "ikigai: skipped ./.ikigai/ (" + state.contents.Describe() + "): " +
+         (state.hooks_changed
+              ? "its hooks changed since you trusted this folder, so none of it runs until you "
+                "trust it again. Read them in ./.ikigai/config.json, then `ikigai trust`, or "
+                "for one run --trust."
+              : "this folder is not trusted, so none of it runs. Trust it with `ikigai trust`, "
+                "or for one run with --trust.") +
          (state.store_problem.empty() ? "" : " (" + state.store_problem + ")");
 }
 
 std::string TrustQuestion(const TrustState& state) {
   return "This folder (" + state.dir +
          ") has a .ikigai/ written by whoever wrote it. It contains: " + state.contents.Describe() +
-         ". Trusted, its tools run and its config applies; untrusted, ikigai skips it. Trust this "
+         ". " +
+         (state.hooks_changed ? "Its hooks (in .ikigai/config.json) changed since you trusted it. "
+                              : "") +
+         "Trusted, its tools run and its config applies; untrusted, ikigai skips it. Trust this "
          "folder? [y/N] ";
 }
 

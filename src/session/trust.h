@@ -36,6 +36,9 @@ struct TrustState {
   bool trusted = false;          // what this run does
   bool trust_once = false;       // --trust was given
   std::string store_problem;     // the store could not be read (then untrusted)
+  // Trusted once, but the project's hooks changed since: undecided again
+  // (the REPL asks; elsewhere the folder is skipped until trusted again).
+  bool hooks_changed = false;
 };
 
 // `trust_once`: --trust. A folder with nothing in .ikigai/ needs no trust.

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "base/task_files.h"
@@ -62,6 +63,9 @@ constexpr const char* kFixtures = R"({"fixtures": [
     {"id": "call_b", "name": "task", "arguments": {"prompt": "sub-beta", "description": "beta"}}]}},
   {"match": {"userMessage": "parent-fail"}, "response": {"toolCalls": [
     {"id": "call_f", "name": "task", "arguments": {"prompt": "sub-fail"}}]}},
+  {"match": {"toolCallId": "call_h"}, "response": {"content": "hooked done"}},
+  {"match": {"userMessage": "parent-hooked"}, "response": {"toolCalls": [
+    {"id": "call_h", "name": "task", "arguments": {"prompt": "sub-quick"}}]}},
   {"match": {"userMessage": "parent-sleep"}, "response": {"toolCalls": [
     {"id": "call_s", "name": "task", "arguments": {"prompt": "sub-sleep"}}]}}
 ]})";
@@ -207,6 +211,28 @@ TEST_F(SubagentTest, TwoTaskCallsOfOneTurnRunTwoSubagentsAtOnce) {
     EXPECT_NE(std::find(tools.begin(), tools.end(), "bash"), tools.end());
     EXPECT_EQ(std::find(tools.begin(), tools.end(), "task"), tools.end()) << prompt;
   }
+}
+
+// A subagent is an `ikigai -p` of its own: the user's hooks run in it too,
+// told that it is a subagent.
+TEST_F(SubagentTest, HooksRunInSubagentsWhichSayWhatTheyAre) {
+  std::filesystem::create_directories(home_ / ".ikigai");
+  testing::WriteFile(
+      home_ / ".ikigai/config.json",
+      R"({"hooks": {"UserPromptSubmit": [{"command": "cat >> prompts.jsonl; echo >> prompts.jsonl"}]}})");
+  auto run = Parent("parent-hooked");
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  EXPECT_EQ(run.json["text"], "hooked done");
+  std::ifstream lines(project() + "/prompts.jsonl");
+  std::map<std::string, json> by_prompt;
+  for (std::string line; std::getline(lines, line);) {
+    const json input = json::parse(line, nullptr, false);
+    if (input.is_object()) by_prompt[input.value("prompt", "")] = input;
+  }
+  ASSERT_EQ(by_prompt.size(), 2u);
+  EXPECT_FALSE(by_prompt["parent-hooked"].contains("subagent")) << by_prompt["parent-hooked"];
+  EXPECT_EQ(by_prompt["sub-quick"].value("subagent", false), true) << by_prompt["sub-quick"];
+  EXPECT_NE(by_prompt["sub-quick"]["session_id"], by_prompt["parent-hooked"]["session_id"]);
 }
 
 TEST_F(SubagentTest, TasksThatEndWhileTheModelWorksAreToldInTheNextRequest) {
