@@ -2,13 +2,13 @@
 # shellcheck disable=SC2015  # ok only prints, so A && ok || fail is an if-then-else
 # Builds the Debian package (`make package`) and checks it, as CI does after
 # the suites (.ci/run):
-#   - its files (dpkg-deb -c): bin/ikigai, the eight core tools and nothing
+#   - its files (dpkg-deb -c): bin/ikigai, the thirteen core tools and nothing
 #     else in libexec/ikigai, the man page, the bash completion, the docs,
 #     all under /usr and owned by root; no test, test helper or benchmark;
 #   - its metadata (dpkg-deb -I): name, version from CMakeLists.txt's
 #     project(), architecture, maintainer, description, computed Depends;
 #   - that it works unpacked (dpkg -x) into a scratch root: the installed
-#     ikigai finds its eight tools in <root>/usr/libexec/ikigai and runs one.
+#     ikigai finds its thirteen tools in <root>/usr/libexec/ikigai and runs one.
 # Usage: scripts/check-package.sh [DEB]   (with DEB, checks it without building)
 set -euo pipefail
 deb=""
@@ -31,7 +31,8 @@ fi
 [[ -n $deb && -f $deb ]] || { echo "FAIL  no package built (make package printed no .deb path)"; exit 1; }
 echo "Checking $deb"
 
-tools=(bash file-read file-write file-edit glob grep task task_output kill_shell)
+tools=(bash file-read file-write file-edit glob grep task task_output kill_shell ask_user todo_write
+       web_fetch web_search)
 version=$(sed -nE 's/^project\(ikigai VERSION ([0-9.]+).*/\1/p' CMakeLists.txt)
 [[ -n $version ]] || fail "no version in CMakeLists.txt's project()"
 
@@ -52,7 +53,7 @@ for page in docs/*.md; do
   has "/usr/share/doc/ikigai/$page" || fail "missing /usr/share/doc/ikigai/$page"
 done
 extra=$(grep -E '^/usr/libexec/ikigai/.' <<<"$paths" | grep -vxF -f <(printf '/usr/libexec/ikigai/%s-tool\n' "${tools[@]}") || true)
-[[ -z $extra ]] && ok "libexec/ikigai holds the eight tools and nothing else" ||
+[[ -z $extra ]] && ok "libexec/ikigai holds the thirteen tools and nothing else" ||
   fail "unexpected files in libexec/ikigai: $extra"
 unwanted=$(grep -E '_tests?$|/tests?/|bench|escape_helper|_test\.|fuzz|\.a$|\.o$|/include/' <<<"$paths" || true)
 [[ -z $unwanted ]] && ok "no test binary, test helper or benchmark" ||

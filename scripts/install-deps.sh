@@ -8,7 +8,7 @@ packages=(
   # build
   cmake g++ make pkg-config git
   nlohmann-json3-dev libre2-dev libcli11-dev
-  libcurl4-openssl-dev libssl-dev libedit-dev libcpp-httplib-dev
+  libcurl4-openssl-dev libssl-dev libedit-dev libcpp-httplib-dev libgumbo-dev
   # make package (dpkg-shlibdeps computes the package's Depends)
   dpkg-dev
   # tests (groff-base: the man page is rendered with warnings as errors)
@@ -23,7 +23,7 @@ packages=(
 command -v node >/dev/null || packages+=(nodejs)
 command -v npm >/dev/null || packages+=(npm)
 if [ "${1:-}" = bench ]; then
-  packages+=(hyperfine ripgrep fd-find libboost-dev findutils grep)
+  packages+=(hyperfine ripgrep fd-find libboost-dev findutils grep pandoc)
 fi
 
 # The npm test peers of package-lock.json, in node_modules/, if missing.

@@ -113,7 +113,7 @@ class AgentTest : public ::testing::Test {
     core_ = nullptr;
   }
   void SetUp() override {
-    ASSERT_EQ((*core_)->tools().size(), 9u) << "the core tools are not built in " IKIGAI_TOOL_DIR;
+    ASSERT_EQ((*core_)->tools().size(), 13u) << "the core tools are not built in " IKIGAI_TOOL_DIR;
     registry_.Set(*core_);
   }
 
@@ -423,7 +423,7 @@ TEST_F(AgentTest, ANewRegistrySnapshotIsSeenByTheNextRound) {
   registry_.Set(std::make_shared<const registry::Registry>());
   ASSERT_TRUE(agent.Prompt("second", Observer(), cancel_));
   ASSERT_EQ(provider_.requests.size(), 2u);
-  EXPECT_EQ(provider_.requests[0].tools.size(), 9u);
+  EXPECT_EQ(provider_.requests[0].tools.size(), 13u);
   EXPECT_TRUE(provider_.requests[1].tools.empty());
 }
 
@@ -559,6 +559,22 @@ TEST_F(AgentTest, CompactOnRequestWithAFocusAndTheLogResumesFromIt) {
   ASSERT_EQ(loaded->messages.size(), 1u);
   EXPECT_NE(loaded->messages[0].text.find("kept: the parser"), std::string::npos);
   EXPECT_EQ(loaded->usage.input_tokens, 40 + 50);
+}
+
+// The plan (todo_write) outlives a compaction: what carry_over gives is
+// kept after the summary, word for word.
+TEST_F(AgentTest, ACompactionCarriesThePlanOver) {
+  provider_.Answer(Text("One.", 40, 2));
+  provider_.Answer(Summary("## Goal\nthe summary"));
+  AgentOptions options{"m", "s", 5, 100};
+  options.carry_over = [] { return std::string("[>] Fix the parser"); };
+  Agent agent(provider_, registry_, executor_, options, permissions_, nullptr);
+  ASSERT_TRUE(agent.Prompt("first", Observer(), cancel_));
+  ASSERT_TRUE(agent.Compact("", Observer(), cancel_));
+  ASSERT_EQ(agent.messages().size(), 1u);
+  const std::string& text = agent.messages()[0].text;
+  EXPECT_NE(text.find("the summary"), std::string::npos) << text;
+  EXPECT_NE(text.find("the summary\n\n[>] Fix the parser"), std::string::npos) << text;
 }
 
 // A summary that fails leaves the conversation as it was.

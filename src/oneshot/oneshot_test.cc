@@ -94,9 +94,9 @@ constexpr const char* kFixtures = R"({"fixtures": [
   {"match": {"userMessage": "os-stdin"}, "response": {"content": "Read from stdin."}}
 ]})";
 
-const std::vector<std::string> kCoreTools = {"bash",       "file_edit", "file_read",
-                                             "file_write", "glob",      "grep",
-                                             "kill_shell", "task",      "task_output"};
+const std::vector<std::string> kCoreTools = {
+    "ask_user",   "bash", "file_edit",   "file_read",  "file_write", "glob",      "grep",
+    "kill_shell", "task", "task_output", "todo_write", "web_fetch",  "web_search"};
 
 class OneShotTest : public ::testing::TestWithParam<std::string> {
  protected:

@@ -305,7 +305,7 @@ TEST_F(ReplTest, RefreshFindsAToolAddedToTheProject) {
   ASSERT_TRUE(repl->Expect("Unknown tool: 'weather'")) << repl->Plain();
   WriteProjectTool("weather", "if [ \"$1\" = --schema ]; then " + Schema("weather") + "fi\n");
   repl->Send("/refresh\r");
-  ASSERT_TRUE(repl->Expect("Tool registry refreshed: 10 tools loaded")) << repl->Plain();
+  ASSERT_TRUE(repl->Expect("Tool registry refreshed: 14 tools loaded")) << repl->Plain();
   repl->Send("/tool weather\r");
   EXPECT_TRUE(repl->Expect("Tool: weather\nPath: .ikigai/tools/weather-tool")) << repl->Plain();
   repl->Send("/quit\r");
