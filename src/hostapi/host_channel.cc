@@ -89,7 +89,9 @@ void HostChannel::Handle(const std::string& line) {
   }
   if (message.is_object() && !message.contains("id")) {
     // A notification gets no answer, as JSON-RPC says, not even an error.
-    if (message.contains("method") && message["method"].is_string()) {
+    // Only `progress` is one: it is served here, on the reader, so it must
+    // not block (a question or a subagent would, beyond cancellation).
+    if (message.value("method", nlohmann::json()) == "progress") {
       (void)methods_->Call(message["method"].get<std::string>(),
                            message.value("params", nlohmann::json::object()),
                            CallContext{cancel_read_.get(), tool_});

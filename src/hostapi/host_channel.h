@@ -10,7 +10,8 @@
 // {"jsonrpc": "2.0", "id": 1, "method": "subagent/start", "params": {...}},
 // the host answers each with {"jsonrpc": "2.0", "id": 1, "result": ...} or
 // {"jsonrpc": "2.0", "id": 1, "error": {"code", "message"}}. A message
-// without an id is a notification: it gets no answer (`progress` is sent so).
+// without an id is a notification: it gets no answer; `progress` is the only
+// one served (any other is dropped).
 //
 // Each request runs on a thread of its own (a long one, a subagent, must
 // not hold up a `subagent/stop`); at most kMaxPendingRequests at once.

@@ -23,6 +23,10 @@ class FakeMethods : public Methods {
                     const CallContext& context) override {
     const int cancel_fd = context.cancel_fd;
     if (method == "echo") return params;
+    if (method == "progress") {
+      progress.push_back(context.tool);
+      return json::object();
+    }
     if (method == "wait") {
       pollfd p{cancel_fd, POLLIN, 0};
       ::poll(&p, 1, 30000);
@@ -32,6 +36,7 @@ class FakeMethods : public Methods {
     return Err(RpcError{rpc_code::kMethodNotFound, "no method " + method});
   }
   std::atomic<int> cancelled = 0;
+  std::vector<std::string> progress;  // the tool of each progress notification
 };
 
 // The tool's side, by hand: one line out, one line back.
@@ -62,6 +67,27 @@ TEST(HostChannelTest, RequestsGetTheirAnswersAndMistakesClearErrors) {
                    "\n");
   EXPECT_EQ(answer["error"]["code"], rpc_code::kMethodNotFound) << answer;
   EXPECT_EQ(answer["error"]["message"], "no method fly");
+}
+
+// Only `progress` is served as a notification, on the reader: any other
+// (a question, a subagent) would hold the reader beyond cancellation, so it
+// is dropped, and the requests after it are still answered.
+TEST(HostChannelTest, NotificationsOtherThanProgressAreDropped) {
+  auto methods = std::make_shared<FakeMethods>();
+  auto channel = HostChannel::Open(methods, "counter");
+  ASSERT_TRUE(channel) << channel.error();
+  const int fd = (*channel)->tool_end();
+  const std::string notifications = R"({"jsonrpc":"2.0","method":"wait"})"
+                                    "\n"
+                                    R"({"jsonrpc":"2.0","method":"progress","params":{"n":1}})"
+                                    "\n";
+  ASSERT_EQ(::write(fd, notifications.data(), notifications.size()),
+            static_cast<ssize_t>(notifications.size()));
+  const json answer = Ask(fd, R"({"jsonrpc":"2.0","id":3,"method":"echo","params":{"x":2}})"
+                              "\n");
+  EXPECT_EQ(answer["result"], json({{"x", 2}})) << answer;
+  EXPECT_EQ(methods->cancelled, 0) << "the wait notification ran";
+  EXPECT_EQ(methods->progress, std::vector<std::string>{"counter"});
 }
 
 TEST(HostChannelTest, TheToolsEndClosingCancelsWhatStillRuns) {

@@ -1,5 +1,6 @@
 #include "hostapi/user_requests.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -14,6 +15,7 @@ using nlohmann::json;
 constexpr std::size_t kMaxMessageBytes = 8192;
 constexpr std::size_t kMaxOptions = 20;
 constexpr std::size_t kMaxFields = 20;
+constexpr std::size_t kMaxLabelBytes = 500;  // an option, a choice, a title: one line
 
 bool IsBlank(const std::string& text) {
   return text.find_first_not_of(" \t\r\n") == std::string::npos;
@@ -35,12 +37,30 @@ std::string FieldProblem(const std::string& name, const json& field) {
       return where + ".enum must be a non-empty array of strings on a string field";
     }
     for (const json& choice : choices) {
-      if (!choice.is_string()) return where + ".enum must hold strings";
+      if (!choice.is_string() || choice.get<std::string>().size() > kMaxLabelBytes) {
+        return where + ".enum must hold strings of at most " + std::to_string(kMaxLabelBytes) +
+               " bytes";
+      }
     }
   }
   for (const char* key : {"title", "description"}) {
-    if (field.contains(key) && !field[key].is_string())
-      return where + "." + key + " must be a string";
+    if (field.contains(key) &&
+        (!field[key].is_string() || field[key].get<std::string>().size() > kMaxLabelBytes)) {
+      return where + "." + key + " must be a string of at most " + std::to_string(kMaxLabelBytes) +
+             " bytes";
+    }
+  }
+  if (field.contains("default")) {
+    // The default is what Enter accepts: an answer the field could be given.
+    const json& value = field["default"];
+    const bool fits =
+        type == "boolean"   ? value.is_boolean()
+        : type == "integer" ? value.is_number_integer()
+        : type == "number"  ? value.is_number()
+        : field.contains("enum")
+            ? std::find(field["enum"].begin(), field["enum"].end(), value) != field["enum"].end()
+            : value.is_string();
+    if (!fits) return where + ".default must be a value of the field's type (one of its enum)";
   }
   return "";
 }
@@ -88,8 +108,10 @@ Result<Question, std::string> ParseQuestion(const json& params) {
                  " strings");
     }
     for (const json& option : options) {
-      if (!option.is_string() || IsBlank(option.get<std::string>())) {
-        return Err(std::string("each of \"options\" must be a non-empty string"));
+      if (!option.is_string() || IsBlank(option.get<std::string>()) ||
+          option.get<std::string>().size() > kMaxLabelBytes) {
+        return Err("each of \"options\" must be a non-empty string of at most " +
+                   std::to_string(kMaxLabelBytes) + " bytes");
       }
       question.options.push_back(option.get<std::string>());
     }

@@ -43,9 +43,9 @@ TEST(UserRequestsTest, QuestionsAreCheckedWithErrorsThatSayWhatIsWrong) {
       {json{{"message", "q"}, {"options", {"a"}}, {"requestedSchema", {{"type", "object"}}}},
        "not both"},
       {json{{"message", "q"}, {"requestedSchema", {{"type", "object"}}}}, "\"properties\""},
-      {json{{"message", "q"},
-            {"requestedSchema",
-             {{"type", "object"}, {"properties", {{"x", {{"type", "array"}}}}}}}},
+      {json{
+           {"message", "q"},
+           {"requestedSchema", {{"type", "object"}, {"properties", {{"x", {{"type", "array"}}}}}}}},
        "properties.x.type"},
       {json{{"message", "q"},
             {"requestedSchema",
@@ -53,6 +53,18 @@ TEST(UserRequestsTest, QuestionsAreCheckedWithErrorsThatSayWhatIsWrong) {
               {"properties", {{"x", {{"type", "string"}}}}},
               {"required", {"y"}}}}},
        "required names a field"},
+      {json{{"message", "q"},
+            {"requestedSchema",
+             {{"type", "object"},
+              {"properties", {{"n", {{"type", "integer"}, {"default", "ten"}}}}}}}},
+       "properties.n.default must be a value of the field's type"},
+      {json{{"message", "q"},
+            {"requestedSchema",
+             {{"type", "object"},
+              {"properties",
+               {{"c", {{"type", "string"}, {"enum", {"a", "b"}}, {"default", "z"}}}}}}}},
+       "properties.c.default must be a value"},
+      {json{{"message", "q"}, {"options", {std::string(501, 'x')}}}, "at most 500 bytes"},
       {json::array(), "params must be an object"},
   };
   for (const auto& [params, expected] : bad) {
@@ -100,7 +112,8 @@ TEST(UserRequestsTest, ElicitGoesToTheUserAndWithoutOneIsNoUser) {
   EXPECT_EQ(user->asked[0].tool, "ask_user");
 
   user->reply = Reply{Reply::Action::kDecline, {}};
-  EXPECT_EQ(*methods.Call("elicit", {{"message", "Go on?"}}, context), json({{"action", "decline"}}));
+  EXPECT_EQ(*methods.Call("elicit", {{"message", "Go on?"}}, context),
+            json({{"action", "decline"}}));
 
   // A user who cannot answer, and no user at all: NO_USER, never an answer.
   user->reply = std::nullopt;

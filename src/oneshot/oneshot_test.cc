@@ -265,7 +265,8 @@ TEST_P(OneShotTest, TheRequestCarriesTheToolsTheSystemPromptWithAgentsMdAndTheMo
         << tool;
   }
   if (!gemini()) {
-    EXPECT_EQ(body["tools"][0]["function"]["parameters"]["required"], json::array({"command"}));
+    EXPECT_EQ(body["tools"][1]["function"]["name"], "bash");
+    EXPECT_EQ(body["tools"][1]["function"]["parameters"]["required"], json::array({"command"}));
   }
   const std::string system = body["messages"][0]["content"];
   EXPECT_TRUE(system.starts_with("You are ikigai")) << system;

@@ -55,7 +55,8 @@ Repl::Repl(session::HostContext host, ReplOptions options, LineReader& reader, D
       user_(std::make_shared<TerminalUser>(reader_, display_, [this] { return &cancellation_; })),
       executor_(session::ExecutorFor(
           host_, [this] { return Mode(); },
-          std::make_shared<hostapi::HostMethods>(user_, subagents_))) {
+          std::make_shared<hostapi::HostMethods>(options_.asks_questions ? user_ : nullptr,
+                                                 subagents_))) {
   // A skill the model loads adds its tools to the registry the agent reads.
   if (host_.skills) host_.skills->Attach(&registry_);
 }
@@ -665,7 +666,9 @@ int RunRepl(session::HostContext host, const ReplOptions& options) {
                                       style.color)
                  : MakePlainReader(STDIN_FILENO, wake_fd);
     Display display(std::cout, style);
-    Repl repl(std::move(host), options, *reader, display);
+    ReplOptions with_terminal = options;
+    with_terminal.asks_questions = terminal;
+    Repl repl(std::move(host), with_terminal, *reader, display);
     status = repl.Run();
   }
   signals::Uninstall();

@@ -32,6 +32,9 @@ struct ReplOptions {
   session::AgentFlags flags;
   std::optional<std::string> resume;  // a session id, or "" for the last one
   std::string version;                // for the banner
+  // Whether tools' questions are asked (stdin is a terminal); piped lines
+  // are the user's script, not answers: the tools get NO_USER.
+  bool asks_questions = true;
 };
 
 class Repl {

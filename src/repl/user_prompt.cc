@@ -1,5 +1,7 @@
 #include "repl/user_prompt.h"
 
+#include <poll.h>
+
 #include "base/visible_text.h"
 #include "repl/signals.h"
 
@@ -88,14 +90,23 @@ std::optional<json> TerminalUser::AskForm(const hostapi::Question& question, int
 
 std::optional<Reply> TerminalUser::Elicit(const hostapi::Question& question, int cancel_fd) {
   std::lock_guard one_at_a_time(asking_);
+  // Withdrawn while an earlier question was asked: never shown.
+  pollfd ended{cancel_fd, POLLIN, 0};
+  if (cancel_fd >= 0 && ::poll(&ended, 1, 0) > 0) return Reply{};
   // Ctrl+C answers the question, as at an approval, instead of cancelling
-  // the turn behind it.
+  // the turn behind it; SIGTERM or SIGHUP meanwhile still stops the turn.
   agent::Cancellation* const turn = turn_();
   signals::SetTurn(nullptr);
+  question_shown_ = true;
   struct TurnBack {
     agent::Cancellation* turn;
-    ~TurnBack() { signals::SetTurn(turn); }
-  } turn_back{turn};
+    std::atomic<bool>& shown;
+    ~TurnBack() {
+      shown = false;
+      signals::SetTurn(turn);
+      if (signals::QuitSignal() != 0 && turn != nullptr) turn->Request();
+    }
+  } turn_back{turn, question_shown_};
   display_.StopSpinner();
   display_.EndLine();
   display_.Warning(OneLine(question.tool) + " asks:");
@@ -128,8 +139,10 @@ std::optional<Reply> TerminalUser::Elicit(const hostapi::Question& question, int
 
 void TerminalUser::Progress(const std::string& tool, const std::string& message) {
   const std::string line = OneLine(tool) + ": " + OneLine(message);
-  // On a terminal the spinner carries it; elsewhere it is a line.
+  // On a terminal the spinner carries it (but never over a question's
+  // prompt); elsewhere it is a line.
   if (display_.style().animate) {
+    if (question_shown_) return;
     display_.Spin(line);
   } else {
     display_.Notice(line);

@@ -8,6 +8,7 @@
 // at once are asked one after another.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <mutex>
 
@@ -39,6 +40,7 @@ class TerminalUser : public hostapi::User {
   Display& display_;
   std::function<agent::Cancellation*()> turn_;
   std::mutex asking_;  // one question at a time
+  std::atomic<bool> question_shown_ = false;
 };
 
 }  // namespace ikigai::repl

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "executor/executor.h"
+#include "hostapi/user_requests.h"
 #include "protocol/wrapper.h"
 #include "session/agent_setup.h"
 #include "subagents/subagent_service.h"
@@ -56,12 +57,13 @@ int CallTool(const session::HostContext& host, const std::string& name,
     auto subagent_service = std::make_shared<subagents::SubagentService>([&host] {
       auto settings = session::ProviderSettingsFor(host.config.agent, {});
       const std::string provider = settings ? settings->kind : "";
-      return session::SubagentSettingsFor(host, provider,
-                                          session::ModelFor(host.config.agent, {}, provider),
-                                          host.mode);
+      return session::SubagentSettingsFor(
+          host, provider, session::ModelFor(host.config.agent, {}, provider), host.mode);
     });
+    // Nobody answers a tool's question here: NO_USER.
     const executor::Executor executor = session::ExecutorFor(
-        host, [] { return permissions::Mode::kAuto; }, subagent_service);
+        host, [] { return permissions::Mode::kAuto; },
+        std::make_shared<hostapi::HostMethods>(nullptr, subagent_service));
     auto results = executor.Run(*host.registry, {{"cli", name, std::move(parsed)}});
     wrapped = std::move(results.front().wrapped);
     KeepSavedOutput(wrapped);

@@ -357,8 +357,8 @@ TEST(IkigaiBinary, ListsTheCoreToolsAndUserAndProjectTools) {
   WriteTool(home / ".ikigai/tools", "bash", SchemaScript("bash"));  // user overrides system
   auto run = Ikigai({"tool", "list"}, home);
   EXPECT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_TRUE(run.out.starts_with("Available tools:\n  bash (.ikigai/tools/bash-tool)\n"))
-      << run.out;
+  EXPECT_TRUE(run.out.starts_with("Available tools:\n  ask_user ")) << run.out;
+  EXPECT_NE(run.out.find("\n  bash (.ikigai/tools/bash-tool)\n"), std::string::npos) << run.out;
   for (const char* name :
        {"file_edit", "file_read", "file_write", "glob", "grep", "task", "weather"}) {
     EXPECT_NE(run.out.find(std::string("  ") + name + " ("), std::string::npos) << name << run.out;
