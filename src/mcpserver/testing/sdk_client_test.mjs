@@ -87,6 +87,11 @@ async function exercise(label, client) {
   check(missing.isError === true && missing.content[0].text.length > 0,
         `${label}: an operation failure is isError with the message`);
 
+  // Nobody can answer a tool's question here: NO_USER, never an empty answer.
+  const asked = await client.callTool({ name: "ask_user", arguments: { question: "Which?" } });
+  check(asked.isError === true && asked.content[0].text.includes("NO_USER"),
+        `${label}: ask_user answers NO_USER`);
+
   const failed = await client.callTool({ name: "test_error_handling", arguments: {} });
   check(failed.isError === true &&
         failed.content[0].text.includes("intentionally returns an error"),
