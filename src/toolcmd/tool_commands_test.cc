@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "mcpclient/testing/peer.h"
 #include "session/tool_listing.h"
 #include "testing/tool_runner.h"
 
@@ -113,6 +114,34 @@ testing::ToolRun Ikigai(const std::vector<std::string>& args, const TempDir& hom
                         const std::string& input = "") {
   return testing::RunExecutable(
       kIkigai, input, {.argv_extra = args, .env = {{"HOME", home.path()}}, .cwd = home.path()});
+}
+
+// The host hands web_fetch its setting from the configuration: a local
+// server is refused, the error says how to allow it, and the setting does.
+TEST(IkigaiBinary, WebFetchReachesALocalServerOnlyWhenTheConfigurationAllowsIt) {
+  TempDir home;
+  ::mkdir((home / "site").c_str(), 0755);
+  WriteFile(home / "site/index.html",
+            "<html><body><h1>Local page</h1><p>dev server</p></body></html>");
+  testing::Peer server;
+  ASSERT_TRUE(server.Start({"python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                            "--directory", home / "site"},
+                           {}, "port "))
+      << server.output();
+  const std::string url = "http://127.0.0.1:" + std::to_string(std::stoi(server.found())) + "/";
+  const std::string args = "{\"url\": \"" + url + "\"}";
+
+  auto refused = Ikigai({"tool", "call", "web_fetch", args}, home);
+  EXPECT_EQ(refused.json["result"]["error_code"], "BLOCKED_ADDRESS") << refused.out;
+  EXPECT_NE(refused.out.find("allow_private_networks"), std::string::npos) << refused.out;
+
+  ::mkdir((home / ".ikigai").c_str(), 0755);
+  WriteFile(home / ".ikigai/config.json", R"({"web_fetch": {"allow_private_networks": true}})");
+  auto fetched = Ikigai({"tool", "call", "web_fetch", args}, home);
+  EXPECT_EQ(fetched.exit_code, 0) << fetched.out << fetched.err;
+  EXPECT_NE(fetched.json["result"]["content"].get<std::string>().find("# Local page"),
+            std::string::npos)
+      << fetched.out;
 }
 
 TEST(IkigaiBinary, VersionAndHelp) {
