@@ -87,8 +87,14 @@ permissions::CallFacts CallFactsFor(const registry::Tool& tool, nlohmann::json a
   permissions::CallFacts facts{tool.name, std::move(arguments), false, false};
   const nlohmann::json& annotations = tool.schema.annotations;
   if (annotations.is_object()) {
-    facts.read_only_hint = annotations.value("readOnlyHint", false);
-    facts.open_world_hint = annotations.value("openWorldHint", false);
+    // A hint that is not a boolean ("true", null) is no hint: value() would
+    // throw on it.
+    const auto hint = [&annotations](const char* name) {
+      const auto it = annotations.find(name);
+      return it != annotations.end() && it->is_boolean() && it->get<bool>();
+    };
+    facts.read_only_hint = hint("readOnlyHint");
+    facts.open_world_hint = hint("openWorldHint");
   }
   return facts;
 }

@@ -20,6 +20,21 @@ std::unique_ptr<sandbox::Sandbox> WithSupport(int abi, bool userns) {
   return created ? std::move(*created) : nullptr;
 }
 
+// A schema's hints are trusted only as booleans: "true" or null is no hint,
+// and never an exception.
+TEST(ToolSandbox, HintsThatAreNotBooleansAreNoHints) {
+  registry::Tool tool;
+  tool.name = "odd";
+  tool.schema.annotations = {{"readOnlyHint", "true"}, {"openWorldHint", nullptr}};
+  const permissions::CallFacts odd = CallFactsFor(tool, nlohmann::json::object());
+  EXPECT_FALSE(odd.read_only_hint);
+  EXPECT_FALSE(odd.open_world_hint);
+  tool.schema.annotations = {{"readOnlyHint", true}, {"openWorldHint", true}};
+  const permissions::CallFacts hinted = CallFactsFor(tool, nlohmann::json::object());
+  EXPECT_TRUE(hinted.read_only_hint);
+  EXPECT_TRUE(hinted.open_world_hint);
+}
+
 TEST(ToolSandbox, TheProfileFollowsTheModeAndTheCall) {
   EXPECT_FALSE(ProfileFor(Mode::kUnrestricted, Bash("touch x")));
   EXPECT_EQ(ProfileFor(Mode::kReadOnly, Bash("touch x"))->access, Access::kReadOnly);

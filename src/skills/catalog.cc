@@ -105,7 +105,10 @@ Catalog DiscoverSkills(const SkillDirectories& dirs) {
       scanned.push_back(std::move(identity));
       std::error_code error;
       std::vector<std::filesystem::path> folders;
-      for (const auto& entry : std::filesystem::directory_iterator(absolute_root, error)) {
+      // increment(error), not ++: a folder that fails mid-scan must not throw.
+      for (std::filesystem::directory_iterator it(absolute_root, error), end; !error && it != end;
+           it.increment(error)) {
+        const std::filesystem::directory_entry& entry = *it;
         if (entry.path().filename().string().starts_with(".")) continue;
         std::error_code kind_error;
         if (entry.is_directory(kind_error)) folders.push_back(entry.path());

@@ -138,7 +138,11 @@ Json SkillSession::Load(const std::string& name) {
             {"error_code", "SKILL_NOT_FOUND"}};
   }
   const std::string file = skill->dir + "/SKILL.md";
-  const std::string root = std::filesystem::path(skill->dir).parent_path().string();
+  // As the catalog read it: a project's skill stays inside the project's
+  // folder; the user's may be a link to where they keep it.
+  const std::string root = skill->level == Level::kProject
+                               ? std::filesystem::path(skill->dir).parent_path().string()
+                               : std::string();
   auto read = ReadBoundedFile(file, {.max_bytes = kMaxSkillFile, .confine_to = root});
   Result<SkillDocument, std::string> document =
       !read           ? Result<SkillDocument, std::string>(Err(read.error()))

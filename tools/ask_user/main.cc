@@ -67,10 +67,10 @@ Json Run(const Args& args, const CallContext&) {
   }
   auto reply = ikigai::toolkit::CallHost("elicit", params);
   if (!reply) return reply.error().ToJson();
-  const std::string action = reply->value("action", std::string());
-  if (action == "accept") {
-    const Json content = reply->value("content", Json::object());
-    Json result = {{"answer", content.value("answer", std::string())}};
+  const Json action = reply->is_object() ? reply->value("action", Json()) : Json();
+  const Json content = reply->is_object() ? reply->value("content", Json()) : Json();
+  if (action == "accept" && content.is_object() && content.value("answer", Json()).is_string()) {
+    Json result = {{"answer", content["answer"]}};
     if (content.contains("option")) result["option"] = content["option"];
     result["output"] = "The user answered: " + result["answer"].get<std::string>();
     return result;

@@ -70,8 +70,18 @@ struct BaseUrl {
   }
 };
 
+// A hostile page must not exhaust the tool: elements nested deeper than
+// this are left out (the recursion would overflow the stack), tables keep
+// this many columns, and past `budget` bytes of blocks nothing more is
+// rendered (a table padded to its widest row, or quotes nested in quotes,
+// would otherwise grow far beyond the page).
+constexpr int kMaxDepth = 256;
+constexpr std::size_t kMaxColumns = 64;
+
 struct Context {
   BaseUrl base;
+  std::size_t budget = 0;
+  int depth = 0;
   // Inside <main>, <article> or <section>, header, footer and aside belong
   // to that content; outside, they are the page's chrome.
   int content_depth = 0;
@@ -148,7 +158,8 @@ bool IsDropped(const GumboNode* node, const Context& context) {
 }
 
 // All text under `node`, as is (for <pre>) or with whitespace collapsed.
-void RawText(const GumboNode* node, std::string* out) {
+void RawText(const GumboNode* node, std::string* out, int depth = 0) {
+  if (depth > kMaxDepth) return;
   if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE ||
       node->type == GUMBO_NODE_CDATA) {
     out->append(node->v.text.text);
@@ -162,7 +173,7 @@ void RawText(const GumboNode* node, std::string* out) {
   if (node->v.element.tag == GUMBO_TAG_SCRIPT || node->v.element.tag == GUMBO_TAG_STYLE) return;
   const GumboVector& children = node->v.element.children;
   for (unsigned i = 0; i < children.length; ++i) {
-    RawText(static_cast<const GumboNode*>(children.data[i]), out);
+    RawText(static_cast<const GumboNode*>(children.data[i]), out, depth + 1);
   }
 }
 
@@ -266,7 +277,10 @@ class Renderer {
         return;
       case GUMBO_NODE_ELEMENT:
       case GUMBO_NODE_TEMPLATE:
+        if (context_->depth >= kMaxDepth) return;
+        ++context_->depth;
         Element(node);
+        --context_->depth;
         return;
       default:
         return;  // comments, the document
@@ -301,6 +315,11 @@ class Renderer {
 
   void Push(std::string text, bool is_list = false) {
     Flush();
+    if (text.size() > context_->budget) {
+      context_->budget = 0;
+      return;
+    }
+    context_->budget -= text.size();
     if (!text.empty()) blocks_.push_back({std::move(text), is_list});
   }
 
@@ -547,10 +566,11 @@ class Renderer {
           const auto* cell = static_cast<const GumboNode*>(cells.data[j]);
           if (cell->type != GUMBO_NODE_ELEMENT) continue;
           if (cell->v.element.tag != GUMBO_TAG_TD && cell->v.element.tag != GUMBO_TAG_TH) continue;
+          if (row.size() >= kMaxColumns) break;
           row.push_back(Cell(cell));
           if (const char* span = Attribute(cell, "colspan")) {
             const long n = std::clamp(std::strtol(span, nullptr, 10), 1L, 50L);
-            for (long k = 1; k < n; ++k) row.emplace_back();
+            for (long k = 1; k < n && row.size() < kMaxColumns; ++k) row.emplace_back();
           }
         }
         if (!row.empty()) rows->push_back(std::move(row));
@@ -600,8 +620,9 @@ class Renderer {
   int flushes_ = 0;
 };
 
-const GumboNode* FindFirst(const GumboNode* node, GumboTag tag, int* count, bool all = false) {
-  if (node->type != GUMBO_NODE_ELEMENT) return nullptr;
+const GumboNode* FindFirst(const GumboNode* node, GumboTag tag, int* count, bool all = false,
+                           int depth = 0) {
+  if (node->type != GUMBO_NODE_ELEMENT || depth > kMaxDepth) return nullptr;
   const GumboNode* found = nullptr;
   if (node->v.element.tag == tag) {
     ++*count;
@@ -611,7 +632,7 @@ const GumboNode* FindFirst(const GumboNode* node, GumboTag tag, int* count, bool
   const GumboVector& children = node->v.element.children;
   for (unsigned i = 0; i < children.length; ++i) {
     const GumboNode* f =
-        FindFirst(static_cast<const GumboNode*>(children.data[i]), tag, count, all);
+        FindFirst(static_cast<const GumboNode*>(children.data[i]), tag, count, all, depth + 1);
     if (f != nullptr && found == nullptr) found = f;
     if (found != nullptr && !all) return found;
   }
@@ -636,7 +657,8 @@ Markdown HtmlToMarkdown(std::string_view html, std::string_view base_url) {
     const GumboNode* article = FindFirst(output->root, GUMBO_TAG_ARTICLE, &count, true);
     if (count == 1) root = article;
   }
-  Context context{BaseUrl(base_url)};
+  // Room for the page's text many times over, never for a blow-up.
+  Context context{BaseUrl(base_url), 8 * html.size() + (1 << 20)};
   Renderer renderer(&context);
   if (root != nullptr) {
     ++context.content_depth;

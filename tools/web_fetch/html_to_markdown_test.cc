@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace ikigai::web_fetch {
 namespace {
 
@@ -187,6 +189,43 @@ TEST(HtmlToMarkdown, TitleFallsBackToTheFirstHeadingAndEmptyPagesAreEmpty) {
 TEST(HtmlToMarkdown, TagSoupStillConverts) {
   EXPECT_EQ(Md("<p>one<p>two<b>bold<i>both</b>italic</i><li>stray"),
             "one\n\ntwo**bold*both****italic*\n\nstray\n");
+}
+
+}  // namespace
+}  // namespace ikigai::web_fetch
+
+namespace ikigai::web_fetch {
+namespace {
+
+// A hostile page cannot make the converter overflow its stack or grow far
+// beyond the page.
+TEST(HtmlToMarkdownLimits, DeepNestingIsCutNotACrash) {
+  std::string html = "<p>before</p>";
+  for (int i = 0; i < 3000; ++i) html += "<div>";
+  html += "deep";
+  const Markdown md = HtmlToMarkdown(html, "http://example.com/");
+  EXPECT_NE(md.text.find("before"), std::string::npos) << md.text.substr(0, 200);
+  EXPECT_EQ(md.text.find("deep"), std::string::npos);  // below the depth kept
+}
+
+TEST(HtmlToMarkdownLimits, AWideRowDoesNotPadEveryRowOfATable) {
+  std::string html = "<table><tr>";
+  for (int i = 0; i < 5000; ++i) html += "<td>x</td>";
+  html += "</tr>";
+  for (int i = 0; i < 5000; ++i) html += "<tr><td colspan=50>y</td></tr>";
+  html += "</table>";
+  const Markdown md = HtmlToMarkdown(html, "http://example.com/");
+  const std::string first_line = md.text.substr(0, md.text.find('\n'));
+  EXPECT_EQ(std::count(first_line.begin(), first_line.end(), '|'), 65) << first_line.substr(0, 80);
+  EXPECT_LT(md.text.size(), 8 * html.size() + (1 << 20));
+}
+
+TEST(HtmlToMarkdownLimits, NestedQuotesStopAtTheBudget) {
+  std::string html;
+  for (int i = 0; i < 200; ++i) html += "<blockquote>";
+  for (int i = 0; i < 20000; ++i) html += "<p>line</p>";
+  const Markdown md = HtmlToMarkdown(html, "http://example.com/");
+  EXPECT_LE(md.text.size(), 8 * html.size() + (1 << 20) + 1);
 }
 
 }  // namespace
