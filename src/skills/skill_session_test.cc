@@ -1,6 +1,7 @@
 #include "skills/skill_session.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -110,6 +111,18 @@ TEST_F(SkillSessionTest, LoadingReturnsTheBodyFolderAndFilesAndOffersTheSkillsTo
       std::vector{core}, std::vector<registry::DiscoveryFailure>{}));
   EXPECT_EQ(Names(*rebuilt), (std::vector<std::string>{"bash", "greet", "skill"}));
   session->Attach(nullptr);
+}
+
+// A user keeps a skill where they like and links it in: it loads, as it is
+// listed (only a project's skills are held inside their folder).
+TEST_F(SkillSessionTest, AUsersLinkedSkillLoads) {
+  ::mkdir((dir_ / "elsewhere").c_str(), 0755);
+  ::mkdir((dir_ / "elsewhere/linked").c_str(), 0755);
+  WriteFile(dir_ / "elsewhere/linked/SKILL.md",
+            "---\nname: linked\ndescription: Kept elsewhere.\n---\nLinked body.\n");
+  ASSERT_EQ(::symlink((dir_ / "elsewhere/linked").c_str(), (root_ + "/linked").c_str()), 0);
+  const Json result = Session()->Load("linked");
+  EXPECT_EQ(result.value("instructions", ""), "Linked body.\n") << result.dump(2);
 }
 
 TEST_F(SkillSessionTest, UnknownSkillsAndBadArgumentsAreErrorsTheModelCanActOn) {
