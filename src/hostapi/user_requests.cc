@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "base/format.h"
+#include "base/visible_text.h"
 
 namespace ikigai::hostapi {
 namespace {
@@ -180,6 +181,13 @@ Result<json, std::string> FieldValue(const json& field, const std::string& typed
   return json(text);
 }
 
+void NoUser::Progress(const std::string& tool, const std::string& message) {
+  std::lock_guard lock(mutex_);
+  err_ << "[progress] " << VisibleText(tool, Layout::kOneLine) << ": "
+       << VisibleText(message, Layout::kOneLine) << "\n"
+       << std::flush;
+}
+
 json ReplyJson(const Reply& reply) {
   switch (reply.action) {
     case Reply::Action::kAccept:
@@ -214,8 +222,8 @@ MethodResult HostMethods::Call(const std::string& method, const json& params,
     if (!reply) {
       return Err(RpcError{rpc_code::kNoUser,
                           "NO_USER: nobody can answer here (ikigai runs without a user: -p, a "
-                          "subagent or an MCP client). Decide without asking, and say in your "
-                          "answer what you assumed."});
+                          "subagent, an MCP client or `ikigai tool call`). Decide without "
+                          "asking, and say in your answer what you assumed."});
     }
     return ReplyJson(*reply);
   }

@@ -16,7 +16,9 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,19 @@ Result<nlohmann::json, std::string> FieldValue(const nlohmann::json& field,
                                                const std::string& typed);
 
 nlohmann::json ReplyJson(const Reply& reply);
+
+// Where nobody can answer (-p, `ikigai tool call`): every question is
+// NO_USER; progress lines go to `err` as "[progress] TOOL: line".
+class NoUser : public User {
+ public:
+  explicit NoUser(std::ostream& err) : err_(err) {}
+  std::optional<Reply> Elicit(const Question&, int) override { return std::nullopt; }
+  void Progress(const std::string& tool, const std::string& message) override;
+
+ private:
+  std::ostream& err_;
+  std::mutex mutex_;
+};
 
 // The host's methods: elicit and progress for `user` (null: nobody to
 // ask), everything else for `next` (null: unknown methods).

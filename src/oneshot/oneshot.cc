@@ -5,7 +5,6 @@
 
 #include <iostream>
 #include <iterator>
-#include <mutex>
 
 #include "agent/session_log.h"
 #include "base/todos.h"
@@ -14,8 +13,8 @@
 #include "hostapi/user_requests.h"
 #include "session/approval.h"
 #include "session/call_summary.h"
-#include "session/skill_listing.h"
 #include "session/session_hooks.h"
+#include "session/skill_listing.h"
 #include "session/tool_sandbox.h"
 #include "subagents/subagent_service.h"
 
@@ -57,26 +56,6 @@ std::string_view ErrorCode(providers::ErrorKind kind) {
   }
   return failure_code::kError;
 }
-
-// Nobody can answer a tool's question here (NO_USER); its progress lines
-// go to stderr beside the tool lines.
-class NoUser : public hostapi::User {
- public:
-  explicit NoUser(std::ostream& err) : err_(err) {}
-  std::optional<hostapi::Reply> Elicit(const hostapi::Question&, int) override {
-    return std::nullopt;
-  }
-  void Progress(const std::string& tool, const std::string& message) override {
-    std::lock_guard lock(mutex_);
-    err_ << "[progress] " << VisibleText(tool, Layout::kOneLine) << ": "
-         << VisibleText(message, Layout::kOneLine) << "\n"
-         << std::flush;
-  }
-
- private:
-  std::ostream& err_;
-  std::mutex mutex_;
-};
 
 }  // namespace
 
@@ -145,7 +124,8 @@ int RunOneShot(const session::HostContext& host, const OneShotOptions& options, 
       [&] { return session::SubagentSettingsFor(host, settings->kind, model, host.mode); });
   const executor::Executor executor = session::ExecutorFor(
       host, [&] { return host.mode; },
-      std::make_shared<hostapi::HostMethods>(std::make_shared<NoUser>(err), subagent_service));
+      std::make_shared<hostapi::HostMethods>(std::make_shared<hostapi::NoUser>(err),
+                                             subagent_service));
   for (const auto& line : session::NoticeLines(host.sandbox_notice))
     err << "ikigai: " << line << "\n";
   for (const auto& line : session::NoticeLines(host.mcp_notice)) err << "ikigai: " << line << "\n";

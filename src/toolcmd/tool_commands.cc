@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "executor/executor.h"
@@ -63,7 +64,8 @@ int CallTool(const session::HostContext& host, const std::string& name,
     // Nobody answers a tool's question here: NO_USER.
     const executor::Executor executor = session::ExecutorFor(
         host, [] { return permissions::Mode::kAuto; },
-        std::make_shared<hostapi::HostMethods>(nullptr, subagent_service));
+        std::make_shared<hostapi::HostMethods>(std::make_shared<hostapi::NoUser>(std::cerr),
+                                               subagent_service));
     auto results = executor.Run(*host.registry, {{"cli", name, std::move(parsed)}});
     wrapped = std::move(results.front().wrapped);
     KeepSavedOutput(wrapped);

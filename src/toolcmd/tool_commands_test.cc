@@ -144,6 +144,27 @@ TEST(IkigaiBinary, WebFetchReachesALocalServerOnlyWhenTheConfigurationAllowsIt) 
       << fetched.out;
 }
 
+// A tool's progress lines show on stderr when it is tried by hand, and its
+// questions are NO_USER.
+TEST(IkigaiBinary, ToolCallShowsProgressAndAnswersQuestionsNoUser) {
+  TempDir home;
+  ::mkdir((home / ".ikigai").c_str(), 0755);
+  ::mkdir((home / ".ikigai/tools").c_str(), 0755);
+  for (const char* example : {"checksum-tool", "choose-tool"}) {
+    ASSERT_EQ(::symlink((std::string(IKIGAI_EXAMPLES_DIR) + "/" + example).c_str(),
+                        (home / ".ikigai/tools/" + example).c_str()),
+              0);
+  }
+  WriteFile(home / "a.txt", "a");
+  auto hashed = Ikigai({"tool", "call", "checksum", R"({"paths": ["a.txt"]})"}, home);
+  EXPECT_EQ(hashed.exit_code, 0) << hashed.out << hashed.err;
+  EXPECT_NE(hashed.err.find("[progress] checksum: hashing 1 of 1: a.txt\n"), std::string::npos)
+      << hashed.err;
+  auto chosen = Ikigai({"tool", "call", "choose", R"({"question": "Q?", "choices": ["a"]})"}, home);
+  EXPECT_EQ(chosen.json["result"]["error_code"], "NO_USER") << chosen.out;
+  EXPECT_NE(chosen.out.find("ikigai tool call"), std::string::npos) << chosen.out;
+}
+
 TEST(IkigaiBinary, VersionAndHelp) {
   TempDir home;
   auto version = Ikigai({"--version"}, home);
