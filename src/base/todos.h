@@ -53,7 +53,6 @@ class PlanWatcher {
   std::optional<std::vector<Todo>> Changed();
   // Removes the plan (a new conversation).
   void Forget();
-  const std::string& path() const { return path_; }
 
  private:
   std::string path_;
