@@ -421,8 +421,13 @@ TEST_F(ReplTest, TasksListsBackgroundWorkWhichEndsWithTheSession) {
   ASSERT_TRUE(repl->Expect("  bash  running  ")) << repl->Plain();
   ASSERT_TRUE(repl->Expect("echo $$ > bg.pid; exec sleep 31.5")) << repl->Plain();
   const std::string pid_file = project() + "/bg.pid";
-  for (int i = 0; i < 1000 && !std::filesystem::exists(pid_file); ++i) ::usleep(20000);
-  const pid_t sleeper = std::stoi(ikigai::testing::ReadFile(pid_file));
+  // The shell creates the file before it writes the number: wait for the line.
+  for (int i = 0; i < 1000 && !ikigai::testing::ReadFile(pid_file).ends_with('\n'); ++i) {
+    ::usleep(20000);
+  }
+  const std::string pid_text = ikigai::testing::ReadFile(pid_file);
+  ASSERT_TRUE(pid_text.ends_with('\n')) << "the background command never wrote its pid";
+  const pid_t sleeper = std::stoi(pid_text);
   repl->Send("/quit\r");
   EXPECT_EQ(repl->Wait(), 0);
   // The session ended: so did its background command.
