@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "base/format.h"
 #include "base/io.h"
 #include "base/unique_fd.h"
 
@@ -42,8 +43,7 @@ Result<std::vector<Todo>, std::string> ParseTodos(const json& todos) {
     if (!item.is_object()) return Err(where + " must be an object {content, status}");
     const json content = item.value("content", json());
     const json status = item.value("status", json());
-    if (!content.is_string() ||
-        content.get<std::string>().find_first_not_of(" \t\r\n") == std::string::npos) {
+    if (!content.is_string() || IsBlank(content.get<std::string>())) {
       return Err(where + ".content must be a non-empty string: what is to be done");
     }
     if (content.get<std::string>().size() > kMaxContentBytes) {

@@ -18,10 +18,6 @@ constexpr std::size_t kMaxOptions = 20;
 constexpr std::size_t kMaxFields = 20;
 constexpr std::size_t kMaxLabelBytes = 500;  // an option, a choice, a title: one line
 
-bool IsBlank(const std::string& text) {
-  return text.find_first_not_of(" \t\r\n") == std::string::npos;
-}
-
 // A form field: {"type": string|number|integer|boolean, "enum"?, "title"?,
 // "description"?, "default"?}.
 std::string FieldProblem(const std::string& name, const json& field) {

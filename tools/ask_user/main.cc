@@ -5,6 +5,7 @@
 // NO_USER.
 #include <string>
 
+#include "base/format.h"
 #include "toolkit/error_codes.h"
 #include "toolkit/host_call.h"
 #include "toolkit/tool_main.h"
@@ -16,6 +17,7 @@ using ikigai::toolkit::CallContext;
 using ikigai::toolkit::Json;
 using ikigai::toolkit::ToolError;
 namespace code = ikigai::toolkit::code;
+using ikigai::IsBlank;
 
 constexpr std::string_view kSchema = R"json({
   "name": "ask_user",
@@ -37,10 +39,6 @@ constexpr std::string_view kSchema = R"json({
 })json";
 
 constexpr std::size_t kMaxOptions = 20;
-
-bool IsBlank(const std::string& text) {
-  return text.find_first_not_of(" \t\r\n") == std::string::npos;
-}
 
 Json Run(const Args& args, const CallContext&) {
   const std::string& question = args.String("question");
